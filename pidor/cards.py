@@ -1,0 +1,126 @@
+"""Suits, ranks, cards and decks.
+
+A card is a plain ``int`` so that game states stay cheap to copy and serialize:
+``card = suit * 13 + (rank - 2)`` with ranks 2..14 (14 is the ace) and suits
+clubs, diamonds, hearts, spades = 0..3.
+
+Text forms are parsed and printed here and nowhere else:
+
+>>> parse_card("10♥") == parse_card("10h") == parse_card("Th") == parse_card("TH")
+True
+>>> card_text(parse_card("qs"))
+'Q♠'
+>>> card_code(parse_card("10♥"))
+'Th'
+
+``card_code`` (two ASCII characters: rank ``23456789TJQKA``, suit ``cdhs``) is the
+form used on the wire and in logs; ``card_text`` is the form shown to people.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+__all__ = [
+    "CLUBS",
+    "DIAMONDS",
+    "HEARTS",
+    "SPADES",
+    "SUITS",
+    "ACE",
+    "Card",
+    "make_card",
+    "rank_of",
+    "suit_of",
+    "parse_card",
+    "parse_cards",
+    "card_code",
+    "card_text",
+    "deck",
+    "low_rank",
+]
+
+Card = int
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+SUITS = (CLUBS, DIAMONDS, HEARTS, SPADES)
+ACE = 14
+
+_SUIT_CODES = "cdhs"
+_SUIT_SYMBOLS = "♣♦♥♠"
+_SUIT_ALIASES = {
+    **{c: i for i, c in enumerate(_SUIT_CODES)},
+    **{c: i for i, c in enumerate(_SUIT_SYMBOLS)},
+    # Text-presentation variants of the symbols and the white suits.
+    "♧": 0, "♢": 1, "♡": 2, "♤": 3,
+}
+_RANK_CODES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9",
+               10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
+_RANK_TEXT = {**_RANK_CODES, 10: "10"}
+_RANK_ALIASES = {
+    **{v: k for k, v in _RANK_CODES.items()},
+    "10": 10,
+    # Russian letters: валет, дама, король, туз.
+    "В": 11, "Д": 12, "К": 13, "Т": 14,
+}
+
+
+def make_card(rank: int, suit: int) -> Card:
+    if not 2 <= rank <= ACE or suit not in SUITS:
+        raise ValueError(f"no such card: rank {rank}, suit {suit}")
+    return suit * 13 + rank - 2
+
+
+def rank_of(card: Card) -> int:
+    return card % 13 + 2
+
+
+def suit_of(card: Card) -> int:
+    return card // 13
+
+
+def parse_card(text: str) -> Card:
+    """Parse ``10♥``, ``10h``, ``Th``, ``QS``, ``q♠``, ``Дп``-style text into a card."""
+    if not isinstance(text, str):
+        raise ValueError(f"a card is written as text like 'Th' or '10♥', not {text!r}")
+    s = text.strip()
+    if len(s) < 2:
+        raise ValueError(f"not a card: {text!r} (write it like 'Th', '10h' or '10♥')")
+    rank_part, suit_part = s[:-1].upper(), s[-1]
+    suit = _SUIT_ALIASES.get(suit_part.lower(), _SUIT_ALIASES.get(suit_part))
+    rank = _RANK_ALIASES.get(rank_part)
+    if suit is None or rank is None:
+        raise ValueError(f"not a card: {text!r} (write it like 'Th', '10h' or '10♥')")
+    return make_card(rank, suit)
+
+
+def parse_cards(texts: Iterable[str] | str) -> list[Card]:
+    """Parse several cards, given as a list or as one space-separated string."""
+    if isinstance(texts, str):
+        texts = texts.split()
+    return [parse_card(t) for t in texts]
+
+
+def card_code(card: Card) -> str:
+    """The two-character ASCII form used on the wire and in logs: ``Th``, ``6s``."""
+    return _RANK_CODES[rank_of(card)] + _SUIT_CODES[suit_of(card)]
+
+
+def card_text(card: Card) -> str:
+    """The form shown to people: ``10♥``, ``Q♠``."""
+    return _RANK_TEXT[rank_of(card)] + _SUIT_SYMBOLS[suit_of(card)]
+
+
+def low_rank(deck_size: int) -> int:
+    """The lowest rank of a deck: 2 in the 52-card deck, 6 in the 36-card deck."""
+    if deck_size == 52:
+        return 2
+    if deck_size == 36:
+        return 6
+    raise ValueError(f"a deck has 36 or 52 cards, not {deck_size}")
+
+
+def deck(size: int) -> list[Card]:
+    """All cards of a 36- or 52-card deck, in a fixed order (suit by suit, low to high)."""
+    low = low_rank(size)
+    return [make_card(rank, suit) for suit in SUITS for rank in range(low, ACE + 1)]

@@ -1,0 +1,286 @@
+"""The one interface every game implements (sans-IO: no clock, no sockets, no global random).
+
+Vocabulary used by every game and by the table layer (``table.py``):
+
+* **seat**: an ``int`` ``0..players-1``, clockwise.
+* **card**: an ``int`` (see ``pidor.cards``); in views, events and on the wire a card is
+  its two-character code (``"Th"``).
+* **action**: a tuple ``(kind, *args)``, e.g. ``("move", 2)``, ``("beat", card, 0)``,
+  ``("draw",)``. ``Game.ACTIONS`` names each kind's arguments and their types
+  (``seat``, ``card``, ``index``); :func:`action_to_data` / :func:`action_from_data`
+  convert to and from the wire form ``{"type": "beat", "card": "Th", "target": 0}``.
+* **event**: a ``dict`` with a ``"type"``. Keys that start with ``_`` are never shown to
+  anyone as they are: ``"_private"`` maps a seat to fields only that seat sees, and
+  ``"_violations"`` (on ``action`` events) lists the rule ids the action broke.
+  :func:`project` makes the one seat's form of an event; logs keep the full form.
+
+Errors (python-chess style, narrow classes; the server maps ``code`` to wire errors):
+
+* :class:`InvalidAction`: malformed (unknown kind, wrong argument types).
+* :class:`ImpossibleAction`: T1, a person could not do it at a real table (a card you
+  do not hold, out of turn, the open card of a 3-card stack…). Nothing changes.
+* Cheating is **not** an error: it is accepted and recorded in ``_violations``.
+
+Life of a game, driven by the table layer:
+
+1. ``Game.new(options, seed=…)`` or ``Game.new(options, deck=[…])``.
+2. ``to_act()`` says who may act; ``actions(seat)`` / ``honest_actions(seat)`` list moves.
+3. ``apply(seat, action)`` returns events; the table opens a call window if
+   ``is_callable(action)``.
+4. When no window is open, the table calls ``advance()``: consequences that reveal hidden
+   cards (T8) happen there (end of the deal phase, prikup, drawing in durak).
+5. Undo is ``restore(snapshot)`` with a ``snapshot()`` taken before the action.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ..cards import card_code, parse_card
+
+__all__ = [
+    "Action",
+    "Event",
+    "ActionError",
+    "InvalidAction",
+    "ImpossibleAction",
+    "Game",
+    "project",
+    "action_to_data",
+    "action_from_data",
+]
+
+Action = tuple
+Event = dict
+
+
+class ActionError(Exception):
+    """An action was refused; nothing changed. ``code`` is the wire error code."""
+
+    code = "action_error"
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+
+class InvalidAction(ActionError):
+    """The action is malformed: unknown kind, missing or mistyped arguments."""
+
+    code = "invalid_action"
+
+
+class ImpossibleAction(ActionError):
+    """T1: not something hands can do at a real table (or not this seat's to do now)."""
+
+    code = "impossible_action"
+
+
+def project(event: Event, seat: int | None) -> Event:
+    """The form of ``event`` that ``seat`` may see (``None``: a spectator, public fields only).
+
+    Keys starting with ``_`` are dropped; the seat's ``_private`` fields are merged in.
+    """
+    out = {k: v for k, v in event.items() if k[0] != "_"}
+    private = event.get("_private")
+    if private and seat is not None:
+        mine = private.get(seat)
+        if mine:
+            out.update(mine)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Actions on the wire
+
+
+def action_to_data(spec: dict[str, tuple[tuple[str, str], ...]], action: Action) -> dict:
+    """``("beat", 12, 0)`` -> ``{"type": "beat", "card": "Ac", "target": 0}``."""
+    kind = action[0]
+    out: dict[str, Any] = {"type": kind}
+    for (name, typ), value in zip(spec[kind], action[1:]):
+        out[name] = card_code(value) if typ == "card" else value
+    return out
+
+
+def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) -> Action:
+    """Validate and convert the wire form of an action; raises :class:`InvalidAction`."""
+    if not isinstance(data, dict):
+        raise InvalidAction("an action is a map with a 'type'")
+    kind = data.get("type")
+    if kind not in spec:
+        raise InvalidAction(f"unknown action type {kind!r}; expected one of {sorted(spec)}")
+    args = []
+    for name, typ in spec[kind]:
+        if name not in data:
+            raise InvalidAction(f"action {kind!r} needs {name!r}")
+        value = data[name]
+        if typ == "card":
+            try:
+                value = parse_card(value)
+            except ValueError as e:
+                raise InvalidAction(str(e)) from None
+        elif type(value) is not int:
+            raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
+        args.append(value)
+    return (kind, *args)
+
+
+# ---------------------------------------------------------------------------
+
+
+class Game:
+    """Base class of every game. Subclasses implement the methods that raise here."""
+
+    #: Game id: ``pidor``, ``podkidnoy``, ``perevodnoy``.
+    name: ClassVar[str] = ""
+    #: Engine version, written into every log; bump it when rules behaviour changes.
+    version: ClassVar[str] = ""
+    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``.
+    ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
+    #: Default options of this game (``players``, ``deck``, …).
+    DEFAULTS: ClassVar[dict[str, Any]] = {}
+
+    players: int
+
+    # --- creation -----------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        options: dict | None = None,
+        *,
+        seed: bytes | None = None,
+        deck: list[int] | None = None,
+        first: int | None = None,
+        previous: dict | None = None,
+    ) -> "Game":
+        """A new game from options plus either a ``seed`` (shuffled with ``seeds.shuffled``)
+        or an explicit ``deck`` (top card first, for tests, puzzles and replays).
+
+        ``previous`` is the result of the previous game at the same table (P1, D2);
+        ``first`` forces the first player (tests). Without either, the «бутылка» picks
+        the first player from ``seed`` (or seat 0 when there is no seed).
+        """
+        raise NotImplementedError
+
+    @classmethod
+    def options(cls, options: dict | None) -> dict:
+        """Complete and validate options; raises ``ValueError`` with a clear message."""
+        out = dict(cls.DEFAULTS)
+        for key, value in (options or {}).items():
+            if key not in out:
+                raise ValueError(f"unknown option {key!r} for {cls.name}; known: {sorted(out)}")
+            out[key] = value
+        if out.get("deck") not in (36, 52):
+            raise ValueError(f"deck must be 36 or 52, not {out.get('deck')!r}")
+        if not isinstance(out.get("players"), int) or not 2 <= out["players"] <= 6:
+            raise ValueError(f"players must be 2..6, not {out.get('players')!r}")
+        return out
+
+    # --- queries ------------------------------------------------------------
+
+    def to_act(self) -> list[int]:
+        """Seats that may take a game action now (several at once in durak)."""
+        raise NotImplementedError
+
+    def actions(self, seat: int) -> list[Action]:
+        """Every physically possible action of ``seat`` now (T1), honest or not."""
+        raise NotImplementedError
+
+    def honest_actions(self, seat: int) -> list[Action]:
+        """The actions of ``seat`` that break no rule (used by bots, hints and tests)."""
+        return [a for a in self.actions(seat) if not self.check(seat, a)]
+
+    def check(self, seat: int, action: Action) -> tuple[str, ...]:
+        """The rule ids ``action`` would break; raises if it is invalid or impossible."""
+        raise NotImplementedError
+
+    def is_callable(self, action: Action) -> bool:
+        """Whether the action opens a call window (T2/T3). Payments and durak's «бито» /
+        «беру» do not."""
+        return True
+
+    def rule_in_force(self, seat: int) -> str:
+        """The rule id a tutorial hint shows to ``seat`` now (T11)."""
+        raise NotImplementedError
+
+    def in_game(self, seat: int) -> bool:
+        """Whether ``seat`` still plays this game (T4: only they call and vote)."""
+        raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    #: ``None`` while playing; then ``{"loser": seat | None, "draw": bool, "order": [seats
+    #: in the order they finished]}``.
+    result: dict | None = None
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` sees (``None``: a spectator): never another seat's hidden cards."""
+        raise NotImplementedError
+
+    def zones(self) -> dict[str, list[int]]:
+        """Every card's place, e.g. ``{"deck": [...], "hand.0": [...]}``: each card of the
+        deck appears in exactly one zone (tests check it)."""
+        raise NotImplementedError
+
+    def timer(self) -> tuple[str, int] | None:
+        """A game clock the table should run: ``(option name, token)``, e.g.
+        ``("bito_timeout", 3)``. The table restarts the deadline whenever the token
+        changes and calls :meth:`on_timer` when it expires. ``None``: no clock."""
+        return None
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        """Card codes ``seat`` must not see now (tests scan views and frames for them)."""
+        raise NotImplementedError
+
+    # --- mutation -----------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out an action (honest or not). Raises :class:`ActionError` and changes
+        nothing when it is invalid or impossible. The first event is
+        ``{"type": "action", "seat", "action", "_violations"}``."""
+        raise NotImplementedError
+
+    def advance(self) -> list[Event]:
+        """Run consequences that had to wait for the call window (T8). Idempotent."""
+        return []
+
+    def on_timer(self, name: str) -> list[Event]:
+        return []
+
+    def on_mark(self, seat: int) -> list[Event]:
+        """The table put the mark on ``seat``: count it (P7) or ask for payment (D12)."""
+        return []
+
+    # --- data ---------------------------------------------------------------
+
+    def to_data(self) -> dict:
+        """The whole state as plain data (ints, strings, lists, dicts, bools, None)."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Game":
+        raise NotImplementedError
+
+    def snapshot(self) -> dict:
+        """A snapshot for undo; :meth:`restore` brings back exactly this state."""
+        return self.to_data()
+
+    def restore(self, snapshot: dict) -> None:
+        self.__dict__.update(type(self).from_data(snapshot).__dict__)
+
+    # --- helpers for subclasses ----------------------------------------------
+
+    def action_data(self, action: Action) -> dict:
+        return action_to_data(self.ACTIONS, action)
+
+    def parse_action(self, data: Any) -> Action:
+        return action_from_data(self.ACTIONS, data)
+
+
+def next_seat(seat: int, players: int) -> int:
+    return (seat + 1) % players
