@@ -1,0 +1,443 @@
+"""The table layer every game shares (T2–T8, T11): call window, court, mark, undo, hints.
+
+Sans-IO: time enters only as the ``now`` argument (seconds, any origin) and
+:meth:`Table.deadline` says when the caller should next call :meth:`Table.tick`.
+An in-process match may pass ``now=0`` throughout: bots answer every window at once,
+so a table of bots never waits on a clock (T3).
+
+One step of a game::
+
+    events = table.act(seat, action, now)      # the game action; a call window opens (T3)
+    for s in table.waiting_answers():          # every other player in the game answers
+        events += table.answer(s, call=False, now=now)
+    # a call on a violating action opens the court (T4): table.vote(...) until the verdict
+
+Table events (besides the game's own) are public:
+``window`` (a call window opened), ``call``, ``court``, ``vote``, ``verdict``, ``undo``,
+``mark`` and ``game_start``. Errors are :class:`ActionError` subclasses; a refused request
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .game import Action, ActionError, Event, Game, ImpossibleAction
+from .games import game_class
+from .rules import rule_texts
+
+__all__ = ["Table", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "table_options"]
+
+
+class NotNow(ActionError):
+    """The request is well formed but the table is not in a state to take it."""
+
+    code = "not_now"
+
+
+class HonestReplayRequired(ActionError):
+    """T6/D11: after a guilty verdict the accused's next action must be honest."""
+
+    code = "must_play_honestly"
+
+
+#: Options every table has, whatever the game (seconds; ``None`` = no clock).
+TABLE_DEFAULTS: dict[str, Any] = {
+    "game": "pidor",
+    "call_window": 2.0,  # T3
+    "vote_timeout": 30.0,  # T4
+    "bito_timeout": 10.0,  # D5
+    "turn_timeout": None,  # T9: the server's turn clock (60 s with humans)
+    "trick_display": 2.0,  # P14: the window of a trick's closing action
+    "tutorial": True,  # T11: hints for a newcomer at a table of bots
+}
+
+_SECONDS = ("call_window", "vote_timeout", "bito_timeout", "turn_timeout", "trick_display")
+
+
+def table_options(options: dict | None) -> dict:
+    """Complete and validate a table's options (the table's and its game's)."""
+    options = dict(options or {})
+    cls = game_class(options.get("game", TABLE_DEFAULTS["game"]))
+    game_opts = cls.options({k: v for k, v in options.items() if k in cls.DEFAULTS})
+    out = {**TABLE_DEFAULTS, **game_opts}
+    for key, value in options.items():
+        if key not in out:
+            raise ValueError(f"unknown table option {key!r}; known: {', '.join(sorted(out))}")
+        if key not in game_opts:
+            out[key] = value
+    for key in _SECONDS:
+        value = out[key]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+            raise ValueError(f"{key} must be a number of seconds >= 0 (or None), not {value!r}")
+    if not isinstance(out["tutorial"], bool):
+        raise ValueError("tutorial must be true or false")
+    return out
+
+
+class Table:
+    """One table: a sequence of games of one kind with the same seats and one mark."""
+
+    def __init__(self, options: dict | None = None, seats: list[dict] | None = None) -> None:
+        self.options = table_options(options)
+        self.game_cls = game_class(self.options["game"])
+        n = self.options["players"]
+        #: Who sits where: ``{"kind": "bot" | "human"}`` per seat (T11 needs it).
+        self.seats = [dict(s) for s in seats] if seats else [{"kind": "bot"} for _ in range(n)]
+        if len(self.seats) != n:
+            raise ValueError(f"{len(self.seats)} seats given for a {n}-player table")
+        self.tutorial = [self.options["tutorial"] and s.get("kind") == "human" for s in self.seats]
+        self.game: Game | None = None
+        self.mark: int | None = None  # T7: one mark per table
+        self.previous: dict | None = None  # the last game's result (P1, D2)
+        self.games = 0
+        self._reset_game_state()
+
+    def _reset_game_state(self) -> None:
+        self.window: dict | None = None  # the open call window (T3)
+        self.court: dict | None = None  # the sitting court (T4)
+        self.honest_only: set[int] = set()  # T6 / D11
+        self.timer: list | None = None  # [option name, token, deadline]
+        self.finished = False
+
+    # ------------------------------------------------------------------ setup
+
+    def start(
+        self,
+        *,
+        seed: bytes | None = None,
+        deck: list[int] | None = None,
+        first: int | None = None,
+        now: float = 0.0,
+    ) -> list[Event]:
+        """Deal the next game at this table (the first one, or the next after a result)."""
+        if self.game is not None and not self.finished:
+            raise NotNow("a game is still being played at this table")
+        game_opts = {k: self.options[k] for k in self.game_cls.DEFAULTS}
+        self.game = self.game_cls.new(game_opts, seed=seed, deck=deck, first=first, previous=self.previous)
+        self._reset_game_state()
+        self.games += 1
+        events: list[Event] = [{"type": "game_start", "game": self.game_cls.name, "number": self.games,
+                                "players": self.game.players}]
+        return events + self._settle(now)
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def state(self) -> str:
+        """``idle`` (no game yet), ``play``, ``window``, ``court`` or ``over``."""
+        if self.game is None:
+            return "idle"
+        if self.finished:
+            return "over"
+        if self.court is not None:
+            return "court"
+        return "window" if self.window is not None else "play"
+
+    def to_act(self) -> list[int]:
+        """Seats that may take a game action now. While a window is open or the court
+        sits this is empty (actions that do not open windows, like durak's «бито»,
+        are still accepted during a window, T3)."""
+        if self.game is None or self.finished or self.window is not None or self.court is not None:
+            return []
+        return self.game.to_act()
+
+    def honest_actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        return self.game.honest_actions(seat)
+
+    def actions(self, seat: int) -> list[Action]:
+        if seat not in self.to_act():
+            return []
+        return self.game.actions(seat)
+
+    def waiting_answers(self) -> list[int]:
+        """Seats that still owe a ``call``/``pass`` answer to the open window."""
+        return sorted(self.window["owing"]) if self.window is not None else []
+
+    def waiting_votes(self) -> list[int]:
+        return sorted(self.court["owing"]) if self.court is not None else []
+
+    def deadline(self) -> float | None:
+        """When :meth:`tick` next has something to do (``None``: nothing on a clock)."""
+        if self.court is not None:
+            return self.court["deadline"]
+        if self.window is not None:
+            return self.window["deadline"]
+        if self.timer is not None:
+            return self.timer[2]
+        return None
+
+    def view(self, seat: int | None) -> dict:
+        """The game's view for ``seat`` plus the table's public state."""
+        out = self.game.view(seat) if self.game is not None else {}
+        out["table"] = {
+            "state": self.state,
+            "mark": self.mark,
+            "game": self.options["game"],
+            "number": self.games,
+            "window": None if self.window is None else {
+                "seat": self.window["seat"], "owing": self.waiting_answers(), "deadline": self.window["deadline"]},
+            "court": None if self.court is None else self._court_public(),
+            "honest_only": sorted(self.honest_only),
+        }
+        return out
+
+    def hints(self, seat: int) -> dict | None:
+        """T11: the rule in force and the honest options, for a newcomer with the tutorial on,
+        on his turn, when every other seat is a bot."""
+        if not self.tutorial[seat] or seat not in self.to_act():
+            return None
+        if any(s.get("kind") != "bot" for i, s in enumerate(self.seats) if i != seat):
+            return None
+        game = self.game
+        return {
+            "type": "hint",
+            "seat": seat,
+            "rule": rule_texts(game.rule_in_force(seat)),
+            "options": [game.action_data(a) for a in game.honest_actions(seat)],
+        }
+
+    def tutorial_off(self, seat: int) -> None:
+        """T11: one message at the table switches hints off (on again only from the lobby)."""
+        self.tutorial[seat] = False
+
+    # ------------------------------------------------------------------ acts
+
+    def act(self, seat: int, action: Action, now: float = 0.0) -> list[Event]:
+        """A game action of ``seat`` (honest or not, T1). Opens a call window (T3)."""
+        game = self._playing()
+        if self.court is not None:
+            raise NotNow("the court is sitting: only votes are accepted (T4)")
+        callable_ = game.is_callable(action)
+        if self.window is not None and callable_:
+            raise NotNow("wait: the call window of the last action is still open (T3)")
+        if seat in self.honest_only and game.check(seat, action):
+            raise HonestReplayRequired("after the verdict your next action must be honest (T6)", rule="T6r")
+        snapshot = game.snapshot() if callable_ else None
+        mark_before = self.mark
+        events = game.apply(seat, action)
+        self.honest_only.discard(seat)
+        events += self._after_game_events(events)
+        if callable_:
+            owing = {s for s in range(game.players) if s != seat and game.in_game(s)}
+            if owing:
+                hold = any(e.get("_hold") for e in events)
+                length = self.options["trick_display" if hold else "call_window"]
+                self.window = {
+                    "seat": seat,
+                    "action": events[0]["action"],
+                    "violations": list(events[0].get("_violations", ())),
+                    "owing": owing,
+                    "deadline": None if length is None else now + length,
+                    "snapshot": snapshot,
+                    "mark_before": mark_before,
+                }
+                events.append({"type": "window", "seat": seat, "owing": sorted(owing),
+                               "deadline": self.window["deadline"]})
+                return events
+        return events + self._settle(now)
+
+    def answer(self, seat: int, call: bool, now: float = 0.0) -> list[Event]:
+        """``call`` («пидор!») or ``pass`` on the action in the open window (T2, T3)."""
+        window = self.window
+        if window is None:
+            raise NotNow("there is no action to call now" if self.court is None
+                         else "the court is already sitting on this action (T2: one call per action)")
+        if seat not in window["owing"]:
+            raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
+        if not call:
+            window["owing"].discard(seat)
+            if window["owing"]:
+                return []
+            self.window = None
+            return self._settle(now)
+        accused = window["seat"]
+        events: list[Event] = [{"type": "call", "caller": seat, "accused": accused, "action": window["action"]}]
+        if not window["violations"]:
+            # T5: an honest action called: no court, the caller gets the mark at once.
+            self.window = None
+            events.append({"type": "verdict", "outcome": "honest", "caller": seat, "accused": accused})
+            events += self._set_mark(seat, "false_call")
+            return events + self._settle(now)
+        self.window = None
+        voters = {s for s in range(self.game.players) if s not in (seat, accused) and self.game.in_game(s)}
+        self.court = {
+            "caller": seat,
+            "accused": accused,
+            "action": window["action"],
+            "violations": window["violations"],
+            "votes": {},
+            "owing": voters,
+            "deadline": None if self.options["vote_timeout"] is None else now + self.options["vote_timeout"],
+            "snapshot": window["snapshot"],
+            "mark_before": window["mark_before"],
+        }
+        events.append({"type": "court", **self._court_public()})
+        if not voters:
+            events += self._verdict(now)
+        return events
+
+    def vote(self, seat: int, guilty: bool, now: float = 0.0) -> list[Event]:
+        """«пидор» (``guilty=True``) or «чист» in the sitting court (T4)."""
+        court = self.court
+        if court is None:
+            raise NotNow("no court is sitting")
+        if seat not in court["owing"]:
+            raise ImpossibleAction("you have already voted, or you do not vote in this court (T4)")
+        court["owing"].discard(seat)
+        court["votes"][seat] = bool(guilty)
+        events: list[Event] = [{"type": "vote", "seat": seat, "guilty": bool(guilty)}]
+        if not court["owing"]:
+            events += self._verdict(now)
+        return events
+
+    def tick(self, now: float) -> list[Event]:
+        """Run whatever is due by ``now``: a window's end, a verdict, a game clock."""
+        events: list[Event] = []
+        if self.court is not None:
+            if self.court["deadline"] is not None and now >= self.court["deadline"]:
+                events += self._verdict(now)  # T4: a missing vote is an abstention
+            return events
+        if self.window is not None:
+            if self.window["deadline"] is not None and now >= self.window["deadline"]:
+                self.window = None
+                events += self._settle(now)
+            return events
+        if self.timer is not None and self.timer[2] is not None and now >= self.timer[2]:
+            name = self.timer[0]
+            self.timer = None
+            got = self.game.on_timer(name)
+            events += got + self._after_game_events(got) + self._settle(now)
+        return events
+
+    # ------------------------------------------------------------- internals
+
+    def _playing(self) -> Game:
+        if self.game is None:
+            raise NotNow("no game has started at this table")
+        if self.finished:
+            raise NotNow("the game is over")
+        return self.game
+
+    def _court_public(self) -> dict:
+        c = self.court
+        return {
+            "caller": c["caller"],
+            "accused": c["accused"],
+            "action": c["action"],
+            "rules": [rule_texts(v) for v in c["violations"]],
+            "voters": sorted(set(c["votes"]) | c["owing"]),
+            "deadline": c["deadline"],
+        }
+
+    def _verdict(self, now: float) -> list[Event]:
+        """T6: more «пидор» convicts, more «чист» acquits, a tie undoes and keeps the mark."""
+        c, self.court = self.court, None
+        guilty = 1 + sum(1 for v in c["votes"].values() if v)  # the caller is a fixed «пидор»
+        clean = sum(1 for v in c["votes"].values() if not v)
+        outcome = "guilty" if guilty > clean else "clean" if clean > guilty else "tie"
+        events: list[Event] = [{"type": "verdict", "outcome": outcome, "caller": c["caller"],
+                                "accused": c["accused"], "pidor": guilty, "clean": clean}]
+        if outcome == "clean":
+            events += self._set_mark(c["caller"], "lost_vote")
+        else:
+            # Undo the action with all its automatic consequences (P6, T3).
+            self.game.restore(c["snapshot"])
+            self.mark = c["mark_before"]
+            events.append({"type": "undo", "seat": c["accused"], "action": c["action"]})
+            if outcome == "guilty":
+                events += self._set_mark(c["accused"], "convicted")
+                self.honest_only.add(c["accused"])
+        return events + self._settle(now)
+
+    def _set_mark(self, seat: int | None, reason: str) -> list[Event]:
+        self.mark = seat
+        events: list[Event] = [{"type": "mark", "seat": seat, "reason": reason}]
+        if seat is not None and reason != "loser":
+            got = self.game.on_mark(seat)
+            events += got + self._after_game_events(got)
+        return events
+
+    def _after_game_events(self, events: list[Event]) -> list[Event]:
+        """The table's reaction to game events: T7 (a leaver sheds the mark), D11 resets."""
+        out: list[Event] = []
+        for e in events:
+            kind = e["type"]
+            if kind == "out" and self.mark == e["seat"]:
+                self.mark = None
+                out.append({"type": "mark", "seat": None, "reason": "left"})
+            elif e.get("_reset_honest"):
+                self.honest_only.clear()
+        return out
+
+    def _settle(self, now: float) -> list[Event]:
+        """With no window open and no court sitting: run the game's deferred consequences
+        (T8), finish the game (T7: the mark goes to the loser) and restart game clocks."""
+        if self.window is not None or self.court is not None or self.finished:
+            return []
+        game = self.game
+        events = game.advance()
+        events += self._after_game_events(events)
+        if game.result is not None:
+            self.finished = True
+            self.previous = game.result
+            self.timer = None
+            self.honest_only.clear()
+            loser = game.result.get("loser")
+            if loser is not None:
+                events += self._set_mark(loser, "loser")
+            return events
+        t = game.timer()
+        if t is None:
+            self.timer = None
+        elif self.timer is None or self.timer[:2] != list(t):
+            seconds = self.options[t[0]]
+            self.timer = [t[0], t[1], None if seconds is None else now + seconds]
+        return events
+
+    # ------------------------------------------------------------------ data
+
+    def to_data(self) -> dict:
+        def plain(d: dict | None, key: str) -> dict | None:
+            if d is None:
+                return None
+            out = dict(d)
+            out["owing"] = sorted(d["owing"])
+            if key == "court":
+                out["votes"] = [[s, v] for s, v in sorted(d["votes"].items())]
+            return out
+
+        return {
+            "options": dict(self.options),
+            "seats": [dict(s) for s in self.seats],
+            "tutorial": list(self.tutorial),
+            "mark": self.mark,
+            "previous": self.previous,
+            "games": self.games,
+            "game": None if self.game is None else self.game.to_data(),
+            "window": plain(self.window, "window"),
+            "court": plain(self.court, "court"),
+            "honest_only": sorted(self.honest_only),
+            "timer": None if self.timer is None else list(self.timer),
+            "finished": self.finished,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Table":
+        t = cls(data["options"], data["seats"])
+        t.tutorial = list(data["tutorial"])
+        t.mark = data["mark"]
+        t.previous = data["previous"]
+        t.games = data["games"]
+        t.game = None if data["game"] is None else t.game_cls.from_data(data["game"])
+        if data["window"] is not None:
+            t.window = {**data["window"], "owing": set(data["window"]["owing"])}
+        if data["court"] is not None:
+            c = data["court"]
+            t.court = {**c, "owing": set(c["owing"]), "votes": {s: v for s, v in c["votes"]}}
+        t.honest_only = set(data["honest_only"])
+        t.timer = None if data["timer"] is None else list(data["timer"])
+        t.finished = data["finished"]
+        return t

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Engine + table speed: random honest bots that answer ``pass`` to every call window.
+
+Counts game actions (move, draw, lay, beat, take, …); the ``pass`` answers are done but
+not counted. One process, one core. Example::
+
+    python scripts/bench_engine.py                      # every game, 2..6 players
+    python scripts/bench_engine.py --game pidor --players 4 --seconds 5 --json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pidor.autoplay import play_game  # noqa: E402
+from pidor.bots import RandomBot  # noqa: E402
+from pidor.engine.games import GAME_IDS, game_class  # noqa: E402
+from pidor.engine.seeds import Rng  # noqa: E402
+from pidor.engine.table import Table  # noqa: E402
+
+
+def bench(game: str, players: int, deck: int | None, seconds: float) -> dict:
+    options = {"game": game, "players": players}
+    if deck:
+        options["deck"] = deck
+    actions = games = 0
+    start = time.perf_counter()
+    while True:
+        seed = games.to_bytes(8, "big")
+        table = Table(options)
+        table.start(seed=seed)
+        bots = [RandomBot(s, seed) for s in range(players)]
+        actions += play_game(table, bots, Rng(seed, b"driver"))
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            break
+    return {
+        "game": game,
+        "players": players,
+        "deck": table.options["deck"],
+        "games": games,
+        "actions": actions,
+        "seconds": round(elapsed, 3),
+        "actions_per_s": round(actions / elapsed),
+        "games_per_s": round(games / elapsed, 1),
+    }
+
+
+@click.command()
+@click.option("--game", "games", multiple=True, type=click.Choice(GAME_IDS),
+              help="Game to measure (repeatable; default: every game that is installed).")
+@click.option("--players", "players", multiple=True, type=click.IntRange(2, 6),
+              help="Player count (repeatable; default 2..6).")
+@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
+@click.option("--seconds", type=float, default=2.0, show_default=True, help="Time per configuration.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
+def main(games, players, deck, seconds, as_json):
+    """Measure engine + table actions/s and games/s with honest random bots."""
+    available = []
+    for g in games or GAME_IDS:
+        try:
+            game_class(g)
+            available.append(g)
+        except ImportError:
+            if games:
+                raise click.ClickException(f"game {g} is not available")
+    rows = []
+    for g in available:
+        for p in players or range(2, 7):
+            row = bench(g, p, int(deck) if deck else None, seconds)
+            rows.append(row)
+            if not as_json:
+                click.echo(f"{g:<11} {p} players, {row['deck']} cards: {row['actions_per_s']:>8,} actions/s  "
+                           f"{row['games_per_s']:>8,.1f} games/s  ({row['games']} games)", err=False)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+
+
+if __name__ == "__main__":
+    main()

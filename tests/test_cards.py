@@ -1,0 +1,52 @@
+"""Cards, decks and their text forms (pidor/cards.py)."""
+
+import pytest
+
+from pidor.cards import (
+    ACE, HEARTS, SPADES, card_code, card_text, deck, low_rank, make_card, parse_card, parse_cards, rank_of, suit_of,
+)
+
+
+@pytest.mark.parametrize("text", ["10♥", "10h", "Th", "TH", "th", "10H", " 10♡ "])
+def test_ten_of_hearts_in_every_form(text):
+    assert parse_card(text) == make_card(10, HEARTS)
+
+
+@pytest.mark.parametrize("text,rank,suit", [("QS", 12, SPADES), ("q♠", 12, SPADES), ("As", ACE, SPADES),
+                                            ("2c", 2, 0), ("6♦", 6, 1), ("Дп", None, None)])
+def test_parse_ranks_and_suits(text, rank, suit):
+    if rank is None:
+        with pytest.raises(ValueError):
+            parse_card(text)
+    else:
+        c = parse_card(text)
+        assert (rank_of(c), suit_of(c)) == (rank, suit)
+
+
+@pytest.mark.parametrize("bad", ["", "1h", "11h", "Tx", "h", "10", 10, None, "AA"])
+def test_bad_text_is_a_clear_error(bad):
+    with pytest.raises(ValueError, match="card"):
+        parse_card(bad)
+
+
+def test_every_card_prints_and_parses_back():
+    for c in deck(52):
+        assert parse_card(card_code(c)) == c
+        assert parse_card(card_text(c)) == c
+        assert len(card_code(c)) == 2 and card_code(c).isascii()
+
+
+def test_decks():
+    assert len(deck(52)) == len(set(deck(52))) == 52
+    assert len(deck(36)) == len(set(deck(36))) == 36
+    assert min(rank_of(c) for c in deck(36)) == 6 == low_rank(36)
+    assert min(rank_of(c) for c in deck(52)) == 2 == low_rank(52)
+    assert set(deck(36)) < set(deck(52))
+    with pytest.raises(ValueError):
+        deck(40)
+
+
+def test_parse_cards_accepts_a_string_or_a_list():
+    assert parse_cards("Th 10♣ QS") == parse_cards(["Th", "Tc", "Qs"]) == [
+        make_card(10, HEARTS), make_card(10, 0), make_card(12, SPADES)]
+    assert card_text(parse_card("Tc")) == "10♣"
