@@ -80,7 +80,7 @@ def suit_of(card: Card) -> int:
 
 
 def parse_card(text: str) -> Card:
-    """Parse ``10♥``, ``10h``, ``Th``, ``QS``, ``q♠``, ``Дп``-style text into a card."""
+    """Parse ``10♥``, ``10h``, ``Th``, ``QS``, ``q♠`` (or Russian rank letters: ``В♠``, ``Т♥`` = ace)."""
     if not isinstance(text, str):
         raise ValueError(f"a card is written as text like 'Th' or '10♥', not {text!r}")
     s = text.strip()
