@@ -170,9 +170,9 @@ class Table:
         return None
 
     def view(self, seat: int | None) -> dict:
-        """The game's view for ``seat`` plus the table's public state."""
+        """The game's view for ``seat`` plus the table's public state under ``status``."""
         out = self.game.view(seat) if self.game is not None else {}
-        out["table"] = {
+        out["status"] = {
             "state": self.state,
             "mark": self.mark,
             "game": self.options["game"],

@@ -1,0 +1,372 @@
+"""«Пидор» (also «распиздяй», «разгильдяй»): stacks, then tricks (P1–P17).
+
+The state is a handful of plain fields (cards are ints, zones are lists) so that
+:meth:`PidorGame.snapshot` / :meth:`PidorGame.restore` are a few list copies:
+
+* ``phase``: ``deal`` → ``settle`` → ``tricks`` → ``over``.
+* ``turn``: the seat on turn (deal phase and trick play).
+* ``deck``: the deck, **bottom card first** (the top card is the last element and is
+  drawn next).
+* ``stacks[s]``: seat ``s``'s stack, bottom first; the two bottom cards are face down,
+  everything above them is face up; the last card is the open card (P2, P3).
+* ``held``: the drawn card the player on turn holds (public), or ``None``.
+* ``drew``: whether the player on turn has drawn in this turn (P5a: only the first draw).
+* ``last_drawer``: who drew the last card so far (P11); ``trump``: the suit of the last
+  drawn card that is not a spade (P9), final once the deck is empty.
+* ``pidorstvo[s]``: marks received in the deal phase (P7).
+* ``hands``, ``prikups``: after the deal phase (P8); ``table`` (bottom first) with
+  ``table_seats`` (who put each card); ``discard``.
+* ``trick_size``: players in the game when the trick began (P14); ``closed``: the trick
+  is closed and waits for :meth:`advance`; ``next_leader``: who leads the next trick
+  (whoever closed it, P14).
+* ``order``: seats in the order they left the game (P15).
+* ``dues``: the settlement still to pay, ``[[recipient, cards], ...]`` (P10); ``giver``:
+  who gives now; ``pay_from``: where the search for the next giver starts; ``given``:
+  ``[[from, to, card], ...]`` of the payments made.
+
+Deal-phase rules live in :mod:`.pidor_deal`, trick play in :mod:`.pidor_tricks`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import card_code, deck as full_deck, low_rank
+from .game import Action, Event, Game, ImpossibleAction, InvalidAction
+from .pidor_deal import DEAL, OVER, SETTLE, TRICKS, DealPhase
+from .pidor_tricks import TrickPlay, beats
+from .seeds import Rng, shuffled
+
+__all__ = ["PidorGame", "beats"]
+
+_SUITS = "cdhs"
+
+# kind -> (check method name, do method name)
+_HANDLERS = {
+    "move": ("_check_move", "_do_move"),
+    "draw": ("_check_draw", "_do_draw"),
+    "lay": ("_check_lay", "_do_lay"),
+    "keep": ("_check_keep", "_do_keep"),
+    "lead": ("_check_lead", "_do_lead"),
+    "beat": ("_check_beat", "_do_beat"),
+    "take": ("_check_take", "_do_take"),
+    "close": ("_check_close", "_do_close"),
+    "give": ("_check_give", "_do_give"),
+}
+
+# Fields copied as they are, lists of ints, and lists of lists of ints (for to_data/restore).
+_SCALARS = ("phase", "turn", "held", "drew", "last_drawer", "trump", "trick_size", "closed",
+            "next_leader", "pay_from", "giver")
+_LISTS = ("deck", "pidorstvo", "table", "table_seats", "discard", "order")
+_NESTED = ("stacks", "hands", "prikups", "dues", "given")
+
+
+class PidorGame(DealPhase, TrickPlay, Game):
+    name = "pidor"
+    version = "pidor-1"
+    ACTIONS = {
+        "move": (("to", "seat"),),
+        "draw": (),
+        "lay": (("to", "seat"),),
+        "keep": (),
+        "lead": (("card", "card"),),
+        "beat": (("card", "card"), ("target", "index")),
+        "take": (("index", "index"),),
+        "close": (),
+        "give": (("card", "card"),),
+    }
+    DEFAULTS = {"players": 4, "deck": 52}
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(
+        cls,
+        options: dict | None = None,
+        *,
+        seed: bytes | None = None,
+        deck: list[int] | None = None,
+        first: int | None = None,
+        previous: dict | None = None,
+    ) -> "PidorGame":
+        opts = cls.options(options)
+        n, size = opts["players"], opts["deck"]
+        if deck is not None:
+            order = list(deck)
+            if sorted(order) != sorted(full_deck(size)):
+                raise ValueError(f"deck must hold each card of the {size}-card deck exactly once")
+        elif seed is not None:
+            order = shuffled(full_deck(size), seed)
+        else:
+            raise ValueError("a new game needs a seed or an explicit deck")
+        if first is None:
+            if previous and previous.get("loser") is not None:
+                first = (previous["loser"] + 1) % n  # P1: after the previous pidor
+            elif seed is not None:
+                first = Rng(seed, b"bottle").below(n)  # P1: the «бутылка»
+            else:
+                first = 0
+        if type(first) is not int or not 0 <= first < n:
+            raise ValueError(f"first must be a seat 0..{n - 1}, not {first!r}")
+        g = cls.__new__(cls)
+        g.players = n
+        g.deck_size = size
+        g._derive()
+        # P2: three rounds in seat order; rounds 1–2 face down, round 3 face up.
+        g.stacks = [[order[s], order[n + s], order[2 * n + s]] for s in range(n)]
+        g.deck = order[3 * n:][::-1]
+        g.phase = DEAL
+        g.turn = first
+        g.held = None
+        g.drew = False
+        g.last_drawer = None
+        g.trump = None
+        g.pidorstvo = [0] * n
+        g.hands = [[] for _ in range(n)]
+        g.prikups = [[] for _ in range(n)]
+        g.table = []
+        g.table_seats = []
+        g.discard = []
+        g.trick_size = 0
+        g.closed = False
+        g.next_leader = None
+        g.order = []
+        g.dues = []
+        g.pay_from = None
+        g.giver = None
+        g.given = []
+        g.result = None
+        g._out = [False] * n
+        return g
+
+    def _derive(self) -> None:
+        low_i = low_rank(self.deck_size) - 2
+        self._low_i = low_i
+        # _up[i]: the rank index that goes on an open card of rank index i (P3, cyclic).
+        self._up = tuple(i + 1 if i < 12 else low_i for i in range(13))
+
+    # ------------------------------------------------------------------ queries
+
+    def to_act(self) -> list[int]:
+        phase = self.phase
+        if phase == DEAL:
+            return [] if (not self.deck and self.held is None) else [self.turn]
+        if phase == TRICKS:
+            return [] if self.closed else [self.turn]
+        if phase == SETTLE:
+            return [] if self.giver is None else [self.giver]
+        return []
+
+    def actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == DEAL:
+            return self._deal_actions(seat)
+        if phase == TRICKS:
+            return self._trick_actions(seat)
+        if phase == SETTLE and seat == self.giver:
+            return [("give", c) for c in self.hands[seat]]
+        return []
+
+    def honest_actions(self, seat: int) -> list[Action]:
+        phase = self.phase
+        if phase == TRICKS:
+            return self._trick_honest(seat)
+        if phase == DEAL:
+            return self._deal_honest(seat)
+        if phase == SETTLE and seat == self.giver:
+            return [("give", c) for c in self.hands[seat]]
+        return []
+
+    def _validate(self, seat: int, action: Action):
+        """Malformed: :class:`InvalidAction`; a seat that does not exist: impossible."""
+        if type(action) is not tuple:
+            if not isinstance(action, (tuple, list)):
+                raise InvalidAction(f"an action is a tuple like ('draw',), not {action!r}")
+            action = tuple(action)
+        if not action or type(action[0]) is not str or action[0] not in _HANDLERS:
+            raise InvalidAction(f"unknown action {action!r}; expected one of {sorted(self.ACTIONS)}")
+        kind = action[0]
+        spec = self.ACTIONS[kind]
+        if len(action) != len(spec) + 1:
+            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}, got {list(action[1:])}")
+        for (name, typ), value in zip(spec, action[1:]):
+            if type(value) is not int:
+                raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
+            if typ == "card" and not 0 <= value < 52:
+                raise InvalidAction(f"{kind}.{name}: {value} is not a card")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
+        if self.phase == OVER:
+            raise ImpossibleAction("the game is over", rule="P16")
+        return action
+
+    def check(self, seat: int, action: Action) -> tuple[str, ...]:
+        action = self._validate(seat, action)
+        return tuple(getattr(self, _HANDLERS[action[0]][0])(seat, *action[1:]))
+
+    def is_callable(self, action: Action) -> bool:
+        # P10: a payment is not a move to call. (Malformed actions are refused by apply().)
+        return not (isinstance(action, (tuple, list)) and len(action) > 0 and action[0] == "give")
+
+    def rule_in_force(self, seat: int) -> str:
+        phase = self.phase
+        if phase == DEAL:
+            if seat == self.turn and self.held is None and not self.drew and self._can_move(seat):
+                return "P5"
+            return "P3"
+        if phase == SETTLE:
+            return "P10"
+        if phase == TRICKS:
+            if not self.table:
+                return "P13"
+            if not self.hands[seat]:
+                return "P15"
+            return "P12"
+        return "P16"
+
+    def in_game(self, seat: int) -> bool:
+        return self.phase != OVER and not self._out[seat]
+
+    # ------------------------------------------------------------------ mutation
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        action = self._validate(seat, action)
+        check, do = _HANDLERS[action[0]]
+        args = action[1:]
+        violations = getattr(self, check)(seat, *args)
+        data = self.action_data(action)
+        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": violations}
+        if action[0] == "give":
+            # P10: the card given is seen by the recipient (the giver knows it already; once
+            # it is in another hand, no view or event may show it to him again).
+            event["action"] = {"type": "give"}
+            event["_private"] = {self.dues[0][0]: {"action": data}}
+        events = [event]
+        getattr(self, do)(seat, *args, events)
+        return events
+
+    def advance(self) -> list[Event]:
+        """T8: the end of the deal phase (P8 → P10) and the end of a closed trick (P15, P16)."""
+        if self.phase == DEAL:
+            if not self.deck and self.held is None:
+                return self._end_deal()
+        elif self.phase == TRICKS and self.closed:
+            return self._end_trick()
+        return []
+
+    def on_mark(self, seat: int) -> list[Event]:
+        """P7: every mark in the deal phase is a pidorstvo; P17: later marks cost nothing."""
+        if self.phase != DEAL:
+            return []
+        self.pidorstvo[seat] += 1
+        return [{"type": "pidorstvo", "seat": seat, "count": self.pidorstvo[seat]}]
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict:
+        codes = _codes
+        n = self.players
+        v: dict[str, Any] = {
+            "game": self.name,
+            "phase": self.phase,
+            "players": n,
+            "seat": seat,
+            "turn": self.turn,
+            "to_act": self.to_act(),
+            "deck": len(self.deck),
+            "trump": None if self.trump is None or self.phase == DEAL else _SUITS[self.trump],
+            "stacks": [{"cards": codes(st[2:]), "hidden": min(2, len(st))} for st in self.stacks],
+            "held": None if self.held is None else card_code(self.held),
+            "drew": self.drew,
+            "hands": [len(h) for h in self.hands],
+            "prikups": [len(p) for p in self.prikups],
+            "table": codes(self.table),
+            "table_seats": list(self.table_seats),
+            "trick_size": self.trick_size,
+            "closed": self.closed,
+            "discard": len(self.discard),
+            "pidorstvo": list(self.pidorstvo),
+            "out": list(self.order),
+            "payment": None if self.giver is None else {
+                "from": self.giver, "to": self.dues[0][0], "left": self.dues[0][1]},
+            "dues": [{"to": r, "count": k} for r, k in self.dues],
+            "payments": [{"from": f, "to": t} for f, t, _ in self.given],
+            "result": None if self.result is None else {**self.result, "order": list(self.result["order"])},
+        }
+        if seat is not None:
+            v["hand"] = codes(self.hands[seat])
+        return v
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        hidden: set[int] = set(self.deck)
+        for st in self.stacks:
+            hidden.update(st[:2])
+        for p in self.prikups:
+            hidden.update(p)
+        for s, h in enumerate(self.hands):
+            if s != seat:
+                hidden.update(h)
+        return {card_code(c) for c in hidden}
+
+    def zones(self) -> dict[str, list[int]]:
+        z: dict[str, list[int]] = {
+            "deck": self.deck[::-1],  # top first
+            "held": [] if self.held is None else [self.held],
+            "table": list(self.table),
+            "discard": list(self.discard),
+        }
+        for s in range(self.players):
+            z[f"stack.{s}"] = list(self.stacks[s])
+            z[f"hand.{s}"] = list(self.hands[s])
+            z[f"prikup.{s}"] = list(self.prikups[s])
+        return z
+
+    # ------------------------------------------------------------------ data
+
+    def to_data(self) -> dict:
+        d: dict[str, Any] = {"game": self.name, "version": self.version,
+                             "players": self.players, "deck_size": self.deck_size}
+        for k in _SCALARS:
+            d[k] = getattr(self, k)
+        for k in _LISTS:
+            d[k] = getattr(self, k)[:]
+        for k in _NESTED:
+            d[k] = [x[:] for x in getattr(self, k)]
+        r = self.result
+        d["result"] = None if r is None else {"loser": r["loser"], "draw": r["draw"], "order": r["order"][:]}
+        return d
+
+    @classmethod
+    def from_data(cls, data: dict) -> "PidorGame":
+        if data.get("game") != cls.name:
+            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")
+        if data.get("version") != cls.version:
+            raise ValueError(f"state of engine {data.get('version')!r}, this is {cls.version!r}")
+        g = cls.__new__(cls)
+        g.players = data["players"]
+        g.deck_size = data["deck_size"]
+        g._derive()
+        g.restore(data)
+        return g
+
+    def snapshot(self) -> dict:
+        return self.to_data()
+
+    def restore(self, snapshot: dict) -> None:
+        d = snapshot
+        for k in _SCALARS:
+            setattr(self, k, d[k])
+        for k in _LISTS:
+            setattr(self, k, list(d[k]))
+        for k in _NESTED:
+            setattr(self, k, [list(x) for x in d[k]])
+        r = d["result"]
+        self.result = None if r is None else {"loser": r["loser"], "draw": r["draw"], "order": list(r["order"])}
+        out = [False] * self.players
+        for s in self.order:
+            out[s] = True
+        self._out = out
+
+
+def _codes(cards: list[int]) -> list[str]:
+    return [card_code(c) for c in cards]

@@ -1,0 +1,251 @@
+"""«Пидор», trick play (P12–P16).
+
+A mixin of :class:`pidor.engine.pidor.PidorGame`. The table pile is a list, index 0
+the bottom (the first card of the trick); the honest target of a beat is the top
+(``len - 1``) and the honest card to take is the bottom (index 0).
+"""
+
+from __future__ import annotations
+
+from ..cards import SPADES, card_code
+from .game import Event, ImpossibleAction
+from .pidor_deal import OVER, TRICKS
+
+__all__ = ["TrickPlay", "beats", "beaters"]
+
+ACE_I = 12  # rank index (rank - 2) of the ace
+
+
+def beats(card: int, target: int, trump: int | None, low_i: int) -> bool:
+    """P12: whether ``card`` honestly beats ``target``. ``low_i`` is the lowest rank's
+    index (0 for the 2 in the 52-card deck, 4 for the 6 in the 36-card deck)."""
+    cs, cr = divmod(card, 13)
+    ts, tr = divmod(target, 13)
+    if ts == SPADES:
+        # Only a higher spade beats a spade; the ace only by the lowest spade.
+        if cs != SPADES:
+            return False
+        if tr == ACE_I:
+            return cr == low_i
+        return cr > tr
+    if cs == SPADES:
+        return False  # a spade beats nothing but a lower spade
+    if cr == low_i:
+        return tr == ACE_I and cs == ts  # the lowest rank beats only its own ace
+    if cs == ts:
+        return cr > tr
+    return cs == trump
+
+
+_BEATERS: dict[tuple[int | None, int], list[frozenset]] = {}
+
+
+def beaters(trump: int | None, low_i: int) -> list[frozenset]:
+    """For every target card, the set of cards that beat it (P12); cached per trump."""
+    key = (trump, low_i)
+    table = _BEATERS.get(key)
+    if table is None:
+        table = [frozenset(c for c in range(52) if beats(c, t, trump, low_i)) for t in range(52)]
+        _BEATERS[key] = table
+    return table
+
+
+class TrickPlay:
+    #: A take that leaves the table empty ends the trick (the end-of-trick steps of P15/P16
+    #: run, nothing goes to the discard, the player after the taker leads). NOT in the
+    #: rulings: read literally, P14/P15 let a trick go on forever when the cards still in
+    #: hands cannot fill the table (two players holding 6c and 6d: lead, take, skip, lead,
+    #: take...; the prikups never come up because the trick never ends). With ``False`` the
+    #: engine follows P15 literally (the turn passes over an empty hand on an empty table).
+    EMPTY_TABLE_ENDS_TRICK = True
+    # --- helpers ----------------------------------------------------------------
+
+    def _next_in_game(self, seat: int) -> int:
+        n = self.players
+        out = self._out
+        for i in range(1, n + 1):
+            t = (seat + i) % n
+            if not out[t]:
+                return t
+        return seat
+
+    def _trick_ready(self, seat: int) -> None:
+        if self.phase != TRICKS:
+            raise ImpossibleAction(f"trick play has not started (now: {self.phase})", rule="P13")
+        if self.closed:
+            raise ImpossibleAction("the trick is closed: wait for the next one", rule="P14")
+        if seat != self.turn:
+            raise ImpossibleAction(f"it is seat {self.turn}'s turn, not yours", rule="T1")
+
+    def _held_card(self, seat: int, card: int) -> None:
+        if card not in self.hands[seat]:
+            raise ImpossibleAction(f"you do not hold {card_code(card)}", rule="T1")
+
+    # --- checks -------------------------------------------------------------------
+
+    def _check_lead(self, seat: int, card: int) -> list[str]:
+        self._trick_ready(seat)
+        if self.table:
+            raise ImpossibleAction("the table is not empty: beat its top card or take", rule="P13")
+        self._held_card(seat, card)
+        return []
+
+    def _check_beat(self, seat: int, card: int, target: int) -> list[str]:
+        self._trick_ready(seat)
+        table = self.table
+        if not table:
+            raise ImpossibleAction("the table is empty: lead a card", rule="P13")
+        if not 0 <= target < len(table):
+            raise ImpossibleAction(f"there is no card {target} on the table", rule="T1")
+        self._held_card(seat, card)
+        out = []
+        if card not in beaters(self.trump, self._low_i)[table[target]]:
+            out.append("P12b")
+        if target != len(table) - 1:
+            out.append("P13t")
+        return out
+
+    def _check_take(self, seat: int, index: int) -> list[str]:
+        self._trick_ready(seat)
+        if not 0 <= index < len(self.table):
+            raise ImpossibleAction(f"there is no card {index} on the table", rule="T1")
+        return [] if index == 0 else ["P13k"]
+
+    def _check_close(self, seat: int) -> list[str]:
+        self._trick_ready(seat)
+        if not self.table:
+            raise ImpossibleAction("there is no trick on the table to close", rule="P14")
+        return ["P14c"]  # an honest trick closes by itself (P14)
+
+    # --- mutations ------------------------------------------------------------------
+
+    def _after_card(self, seat: int, events: list[Event]) -> None:
+        """P14: the card that fills the table up to the trick's size closes the trick."""
+        if len(self.table) >= self.trick_size:
+            self._close(seat, events)
+        else:
+            self._pass_turn(seat, events)
+
+    def _do_lead(self, seat: int, card: int, events: list[Event]) -> None:
+        self.hands[seat].remove(card)
+        self.table.append(card)
+        self.table_seats.append(seat)
+        self._after_card(seat, events)
+
+    def _do_beat(self, seat: int, card: int, target: int, events: list[Event]) -> None:
+        self.hands[seat].remove(card)
+        self.table.append(card)
+        self.table_seats.append(seat)
+        self._after_card(seat, events)
+
+    def _do_take(self, seat: int, index: int, events: list[Event]) -> None:
+        self.hands[seat].append(self.table.pop(index))
+        self.table_seats.pop(index)
+        if not self.table and self.EMPTY_TABLE_ENDS_TRICK:
+            # PROPOSED (not yet in RULINGS.md, see the class comment): a take that empties the
+            # table ends the trick; the player after the taker leads the next one.
+            self.closed = True
+            self.next_leader = self._next_in_game(seat)
+            events.append({"type": "trick_closed", "seat": seat, "cards": [], "empty": True})
+            return
+        self._pass_turn(seat, events)
+
+    def _do_close(self, seat: int, events: list[Event]) -> None:
+        self._close(seat, events)
+
+    def _close(self, seat: int, events: list[Event]) -> None:
+        self.closed = True
+        self.next_leader = seat
+        events.append({"type": "trick_closed", "seat": seat, "cards": [card_code(c) for c in self.table],
+                       "_hold": "trick_display"})
+
+    def _pass_turn(self, seat: int, events: list[Event]) -> None:
+        """The next player in the game; P15: one with an empty hand facing an empty table
+        is passed over (the player who just took a card always has one, so this ends)."""
+        t = self._next_in_game(seat)
+        if not self.table:
+            hands = self.hands
+            for _ in range(self.players):
+                if hands[t]:
+                    break
+                events.append({"type": "skip", "seat": t})
+                t = self._next_in_game(t)
+        self.turn = t
+
+    # --- the end of a trick (P14–P16), run by advance() after the window ------------
+
+    def _end_trick(self) -> list[Event]:
+        events: list[Event] = [{"type": "discard", "count": len(self.table)}]
+        self.discard += self.table
+        self.table = []
+        self.table_seats = []
+        self.closed = False
+        leader = self.next_leader
+        n = self.players
+        for i in range(n):
+            s = (leader + i) % n
+            if self._out[s] or self.hands[s]:
+                continue
+            if self.prikups[s]:
+                self._take_prikup(s, events)  # P15: only at the end of a trick
+            else:
+                self._leave(s, events)
+        if self._check_end(events):
+            return events
+        self._start_trick(leader, events)
+        return events
+
+    def _start_trick(self, first: int, events: list[Event]) -> None:
+        leader = first if not self._out[first] else self._next_in_game(first)
+        self.turn = leader
+        self.trick_size = self.players - len(self.order)
+        self.next_leader = None
+        events.append({"type": "trick", "seat": leader, "size": self.trick_size})
+
+    def _leave(self, seat: int, events: list[Event]) -> None:
+        self._out[seat] = True
+        self.order.append(seat)
+        events.append({"type": "out", "seat": seat, "place": len(self.order)})
+
+    def _check_end(self, events: list[Event]) -> bool:
+        """P16: one player left with cards is the pidor; nobody: a draw."""
+        left = [s for s in range(self.players) if not self._out[s]]
+        if len(left) > 1:
+            return False
+        loser = left[0] if left else None
+        # ``order``: the seats that went out, first out first (the loser is not in it).
+        self.result = {"loser": loser, "draw": loser is None, "order": list(self.order)}
+        self.phase = OVER
+        self.turn = None
+        events.append({"type": "game_over", "result": {"loser": loser, "draw": loser is None,
+                                                       "order": list(self.order)}})
+        return True
+
+    # --- enumeration ------------------------------------------------------------------
+
+    def _trick_actions(self, seat: int) -> list[tuple]:
+        if self.closed or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        table = self.table
+        if not table:
+            return [("lead", c) for c in hand]
+        k = len(table)
+        out = [("beat", c, t) for c in hand for t in range(k)]
+        out += [("take", i) for i in range(k)]
+        out.append(("close",))
+        return out
+
+    def _trick_honest(self, seat: int) -> list[tuple]:
+        if self.closed or seat != self.turn:
+            return []
+        hand = self.hands[seat]
+        table = self.table
+        if not table:
+            return [("lead", c) for c in hand]
+        top = len(table) - 1
+        can = beaters(self.trump, self._low_i)[table[top]]
+        out = [("beat", c, top) for c in hand if c in can]
+        out.append(("take", 0))  # P13: taking the bottom card is always honest
+        return out
+

@@ -1,0 +1,37 @@
+"""Helpers for scenario tests: build explicit deck orders and drive tables."""
+
+from __future__ import annotations
+
+from pidor.cards import deck as full_deck, parse_cards
+from pidor.engine.table import Table
+
+
+def pidor_deck(opens: str, draws: str = "", size: int = 52) -> list[int]:
+    """A «пидор» deck order (top first) with the given open cards (one per seat, seat 0
+    first) and the given first draws; closed cards and the rest come from the unused cards
+    in a fixed order. Deal: two face-down rounds then the open round, seat order (P2)."""
+    opens_c, draws_c = parse_cards(opens), parse_cards(draws)
+    used = set(opens_c) | set(draws_c)
+    assert len(used) == len(opens_c) + len(draws_c), "a card is named twice"
+    rest = [c for c in full_deck(size) if c not in used]
+    n = len(opens_c)
+    closed, rest = rest[: 2 * n], rest[2 * n:]
+    return closed + opens_c + draws_c + rest
+
+
+def pidor_table(opens: str, draws: str = "", *, size: int = 52, first: int = 0, **options) -> Table:
+    players = len(opens.split())
+    table = Table({"game": "pidor", "players": players, "deck": size, **options})
+    table.start(deck=pidor_deck(opens, draws, size), first=first)
+    return table
+
+
+def pass_all(table: Table, now: float = 0.0) -> list[dict]:
+    events = []
+    for s in table.waiting_answers():
+        events += table.answer(s, call=False, now=now)
+    return events
+
+
+def types(events: list[dict]) -> list[str]:
+    return [e["type"] for e in events]

@@ -1,0 +1,159 @@
+"""Property tests every game must pass (OpenSpiel-style conformance): random games with
+random cheats, calls and votes, checked after every step.
+
+* every card is in exactly one place (zones partition the deck);
+* there is at most one mark, and never on a player who has left (T7);
+* no view and no projected event shows a seat another seat's hidden cards;
+* undo (snapshot/restore) gives back the exact previous state;
+* the whole table serializes to plain data and back, exactly;
+* every game ends within a bound, with exactly one loser holding the mark, or a draw.
+"""
+
+from __future__ import annotations
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pidor.bots import RandomBot
+from pidor.cards import card_code, deck as full_deck
+from pidor.engine.game import project
+from pidor.engine.games import GAME_IDS
+from pidor.engine.seeds import Rng
+from pidor.engine.table import Table
+
+MAX_STEPS = 20000
+
+
+def strings_in(data) -> set[str]:
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            stack.extend(x.keys())
+            stack.extend(x.values())
+        elif isinstance(x, (list, tuple)):
+            stack.extend(x)
+    return out
+
+
+def check_zones(table: Table) -> None:
+    zones = table.game.zones()
+    cards = [c for zone in zones.values() for c in zone]
+    assert sorted(cards) == sorted(full_deck(table.options["deck"])), "a card is lost or in two places"
+
+
+def check_mark(table: Table) -> None:
+    mark = table.mark
+    assert mark is None or 0 <= mark < table.game.players
+    if mark is not None and not table.finished:
+        assert table.game.in_game(mark), "T7: a player who left still holds the mark"
+
+
+def check_views(table: Table, events: list[dict], undone: bool) -> None:
+    game = table.game
+    for seat in range(game.players):
+        hidden = game.hidden_from(seat)
+        # Independent of hidden_from: other seats' hands and every prikup are hidden.
+        for name, zone in game.zones().items():
+            kind, _, owner = name.partition(".")
+            if (kind == "hand" and owner != str(seat)) or kind == "prikup":
+                assert {card_code(c) for c in zone} <= hidden, f"{name} not hidden from seat {seat}"
+        leaked = strings_in(table.view(seat)) & hidden
+        assert not leaked, f"view of seat {seat} shows hidden cards {leaked}"
+        if not undone:
+            for e in events:
+                leaked = strings_in(project(e, seat)) & hidden
+                assert not leaked, f"event {e['type']} shows seat {seat} hidden cards {leaked}"
+    assert not strings_in(table.view(None)) & game.hidden_from(None)
+
+
+def check_undo_and_data(table: Table, seat: int, action: tuple) -> list[dict]:
+    game = table.game
+    before = game.to_data()
+    snap = game.snapshot()
+    events = table.act(seat, action)
+    after = game.snapshot()
+    game.restore(snap)
+    assert game.to_data() == before, "restore(snapshot) is not the exact previous state"
+    game.restore(after)
+    data = table.to_data()
+    assert Table.from_data(data).to_data() == data, "table data does not round-trip"
+    assert msgpack.unpackb(msgpack.packb(data), strict_map_key=False) == data, "table data is not plain data"
+    return events
+
+
+def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, attention: float,
+                 false_call: float, acquit: float) -> Table:
+    table = Table({"game": game, "players": players, "deck": deck})
+    table.start(seed=seed)
+    bots = [RandomBot(s, seed, cheat=cheat, attention=attention, false_call=false_call, acquit=acquit)
+            for s in range(players)]
+    rng = Rng(seed, b"driver")
+    for _ in range(MAX_STEPS):
+        if table.finished:
+            break
+        check_zones(table)
+        check_mark(table)
+        if table.court is not None:
+            events = []
+            for s in table.waiting_votes():
+                events += table.vote(s, bots[s].vote(table))
+        elif table.window is not None:
+            events = []
+            for s in table.waiting_answers():
+                if table.window is None:
+                    break
+                events += table.answer(s, bots[s].answer(table))
+        else:
+            seats = table.to_act()
+            assert seats, "nobody may act in a game that is not over"
+            k = rng.below(len(seats))
+            for s in seats[k:] + seats[:k]:
+                action = bots[s].choose_action(table)
+                if action is not None:
+                    events = check_undo_and_data(table, s, action)
+                    break
+            else:
+                assert table.timer is not None, "stuck: no action and no clock"
+                events = table.tick(table.timer[2])
+        check_views(table, events, undone=any(e["type"] == "undo" for e in events))
+    else:
+        pytest.fail(f"{game} did not end within {MAX_STEPS} steps")
+    result = table.game.result
+    assert result is not None
+    if result["draw"]:
+        assert result["loser"] is None and table.mark is None
+    else:
+        assert 0 <= result["loser"] < players and table.mark == result["loser"]
+        assert result["loser"] not in result["order"]
+    return table
+
+
+def installed(game: str) -> bool:
+    try:
+        Table({"game": game})
+        return True
+    except ImportError:
+        return False
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.binary(min_size=1, max_size=8),
+    players=st.integers(2, 6),
+    deck=st.sampled_from([36, 52]),
+    cheat=st.sampled_from([0.0, 0.1, 0.5]),
+    attention=st.sampled_from([0.0, 0.5, 1.0]),
+    false_call=st.sampled_from([0.0, 0.05, 0.3]),
+    acquit=st.sampled_from([0.0, 0.5]),
+)
+def test_random_games_keep_every_invariant(game, seed, players, deck, cheat, attention, false_call, acquit):
+    if not installed(game):
+        pytest.skip(f"{game} engine not installed")
+    play_checked(game, players, deck, seed, cheat, attention, false_call, acquit)

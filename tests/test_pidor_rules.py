@@ -1,0 +1,742 @@
+"""«Пидор» engine scenarios: one test (or a few) per ruling P1–P17 of shared/RULINGS.md,
+each built from an explicit deck order (top card first) and driven on the engine directly.
+
+Trick-play scenarios need a finished deal phase with chosen hands. :func:`play_deal`
+makes one: the first player draws every card and lays it where the scenario wants it
+(lays are accepted wherever they go, honest or not), so stack ``s`` ends as
+``[prikup..., open card, cards laid on it...]`` and the hand after P8 is everything above
+the two bottom cards.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pidor.cards import card_code, deck as full_deck, parse_card, parse_cards
+from pidor.engine.game import ImpossibleAction, InvalidAction, project
+from pidor.engine.pidor import PidorGame, beats
+from pidor.engine.seeds import Rng, shuffled
+
+
+def C(text: str) -> int:
+    return parse_card(text)
+
+
+def codes(text: str) -> list[str]:
+    return [card_code(c) for c in parse_cards(text)]
+
+
+def deal_deck(players: int, opens: str, draws: str = "", size: int = 52) -> list[int]:
+    """Top first: two face-down rounds (unnamed cards), the open round, then ``draws``,
+    then every other card in a fixed order (P2)."""
+    named = parse_cards(opens) + parse_cards(draws)
+    assert len(set(named)) == len(named)
+    rest = [c for c in full_deck(size) if c not in named]
+    return rest[: 2 * players] + parse_cards(opens) + parse_cards(draws) + rest[2 * players:]
+
+
+def new(players: int, opens: str, draws: str = "", size: int = 52, first: int = 0) -> PidorGame:
+    return PidorGame.new({"players": players, "deck": size}, deck=deal_deck(players, opens, draws, size),
+                         first=first)
+
+
+def play_deal(players, size, opens, prikups=None, draws=(), dump=None, first=0, marks=()):
+    """A game played to the end of its deal phase (P8 has run; returns ``(game, events)``).
+
+    Deck: ``prikups`` (two cards per seat, seat 0 first: its bottom card, then its second)
+    as the face-down rounds, ``opens`` as the open round, then every unnamed card (the
+    first player lays each on ``dump``'s stack, default the last seat), then ``draws``:
+    ``(card, target)`` with target a seat (``lay``) or ``"keep"``, by whoever is on turn.
+    ``marks``: seats that get the mark during the deal (P7)."""
+    n = players
+    opens_c = parse_cards(opens)
+    named_draws = [(C(c), t) for c, t in draws]
+    named = opens_c + [c for c, _ in named_draws] + (parse_cards(prikups) if prikups else [])
+    assert len(set(named)) == len(named), "a card is named twice"
+    rest = [c for c in full_deck(size) if c not in named]
+    if prikups:
+        pk = parse_cards(prikups)
+    else:
+        pk, rest = rest[: 2 * n], rest[2 * n:]
+    order = [pk[2 * s] for s in range(n)] + [pk[2 * s + 1] for s in range(n)] + opens_c
+    order += rest + [c for c, _ in named_draws]
+    g = PidorGame.new({"players": n, "deck": size}, deck=order, first=first)
+    dump = n - 1 if dump is None else dump
+    for _ in rest:
+        g.apply(g.turn, ("draw",))
+        g.apply(g.turn, ("lay", dump))
+    for card, target in named_draws:
+        seat = g.turn
+        g.apply(seat, ("draw",))
+        assert g.held == card
+        g.apply(seat, ("keep",) if target == "keep" else ("lay", target))
+    for s in marks:
+        g.on_mark(s)
+    assert g.to_act() == [] and not g.deck
+    return g, g.advance()
+
+
+def hand(g: PidorGame, seat: int) -> list[str]:
+    return [card_code(c) for c in g.hands[seat]]
+
+
+def of_type(events, kind):
+    return [e for e in events if e["type"] == kind]
+
+
+def assert_unchanged(g: PidorGame, seat, action, error=ImpossibleAction):
+    before = g.to_data()
+    with pytest.raises(error):
+        g.apply(seat, action)
+    with pytest.raises(error):
+        g.check(seat, action)
+    assert g.to_data() == before
+
+
+def zones_partition(g: PidorGame) -> bool:
+    return sorted(c for z in g.zones().values() for c in z) == sorted(full_deck(g.deck_size))
+
+
+# ----------------------------------------------------------------------------- P1
+
+
+def test_P1_first_player_given_then_after_the_pidor_then_bottle():
+    deck = deal_deck(4, "2c 3c 4c 5c")
+    assert PidorGame.new({}, deck=deck, first=2).turn == 2
+    # The next game: the player after the previous pidor, wrapping round.
+    assert PidorGame.new({}, deck=deck, previous={"loser": 1, "draw": False, "order": [0, 2, 3]}).turn == 2
+    assert PidorGame.new({}, deck=deck, previous={"loser": 3, "draw": False, "order": [0, 1, 2]}).turn == 0
+    # After a draw (or at the first game): the «бутылка», from the seed.
+    firsts = set()
+    for i in range(24):
+        seed = b"bottle-%d" % i
+        g = PidorGame.new({}, seed=seed, previous={"loser": None, "draw": True, "order": [0, 1, 2, 3]})
+        assert g.turn == Rng(seed, b"bottle").below(4)
+        firsts.add(g.turn)
+    assert firsts == {0, 1, 2, 3}
+    assert PidorGame.new({}, deck=deck).turn == 0  # no seed, no previous: seat 0
+
+
+# ----------------------------------------------------------------------------- P2
+
+
+def test_P2_deal_two_face_down_one_face_up_rest_is_the_deck():
+    deck = shuffled(full_deck(36), b"p2")
+    g = PidorGame.new({"players": 3, "deck": 36}, deck=deck)
+    for s in range(3):
+        assert g.stacks[s] == [deck[s], deck[3 + s], deck[6 + s]]
+    assert g.zones()["deck"] == deck[9:]  # top first
+    v = g.view(None)
+    assert v["deck"] == 27 and v["phase"] == "deal"
+    assert [st["cards"] for st in v["stacks"]] == [[card_code(deck[6 + s])] for s in range(3)]
+    assert [st["hidden"] for st in v["stacks"]] == [2, 2, 2]
+    hidden = g.hidden_from(0)
+    assert {card_code(c) for c in deck[:6]} <= hidden  # face-down cards: hidden from all
+    assert not {card_code(c) for c in deck[6:9]} & hidden  # open cards: public
+    events = g.apply(0, ("draw",))
+    assert events[1] == {"type": "draw", "seat": 0, "card": card_code(deck[9]), "deck": 26}
+
+
+# ----------------------------------------------------------------------------- P3
+
+
+def test_P3_lay_honest_and_dishonest_turn_goes_on_until_keep():
+    # Seat 0: 8h, seat 1: 7c, seat 2: Kd, seat 3: Ac.
+    g = new(4, "8h 7c Kd Ac", "9s 2d Qc 5h")
+    assert g.check(0, ("draw",)) == ()
+    g.apply(0, ("draw",))
+    assert g.held == C("9s")
+    ev = g.apply(0, ("lay", 0))  # on your own open card
+    assert ev[0]["_violations"] == [] and g.stacks[0][-1] == C("9s") and g.held is None
+    assert g.to_act() == [0]  # P3: after a lay the turn goes on
+    g.apply(0, ("draw",))
+    assert g.check(0, ("lay", 3)) == ()  # the lowest rank goes on the ace (cyclic)
+    assert g.check(0, ("lay", 2)) == ("P3l",)
+    g.apply(0, ("lay", 3))
+    g.apply(0, ("draw",))  # Qc fits nowhere
+    assert g.honest_actions(0) == [("keep",)]
+    ev = g.apply(0, ("keep",))
+    assert ev[0]["_violations"] == [] and g.turn == 1 and not g.drew
+    assert g.stacks[0][-1] == C("Qc")
+    g.apply(1, ("draw",))  # 5h
+    ev = g.apply(1, ("lay", 2))  # onto Kd: махлёж, accepted and recorded
+    assert ev[0]["_violations"] == ["P3l"] and g.stacks[2][-1] == C("5h")
+
+
+def test_P3_move_onto_a_card_one_rank_lower_any_time_of_the_turn():
+    # Seat 0 lays 9s on its 8h (4 cards), then may move 9s onto seat 1's 8c.
+    g = new(3, "8h 8c Kd", "9s 3h")
+    g.apply(0, ("draw",))
+    g.apply(0, ("lay", 0))
+    assert ("move", 1) in g.honest_actions(0) and ("move", 2) not in g.honest_actions(0)
+    assert g.check(0, ("move", 2)) == ("P3m",)
+    g.apply(0, ("draw",))  # 3h: a move is allowed while holding a drawn card too
+    ev = g.apply(0, ("move", 1))
+    assert ev[0]["_violations"] == [] and g.stacks[1][-1] == C("9s") and g.stacks[0][-1] == C("8h")
+    assert g.held == C("3h") and g.to_act() == [0]  # the turn does not end
+
+
+def test_P3_36_card_deck_six_goes_on_the_ace():
+    g = new(2, "Ah Kc", "6d 7d", size=36)
+    g.apply(0, ("draw",))
+    assert g.honest_actions(0) == [("lay", 0)]
+    assert g.apply(0, ("lay", 0))[0]["_violations"] == []
+    g.apply(0, ("draw",))  # 7d: onto the 6d
+    assert g.check(0, ("lay", 1)) == ("P3l",) and g.check(0, ("lay", 0)) == ()
+
+
+# ----------------------------------------------------------------------------- P4
+
+
+def test_P4_open_card_of_a_three_card_stack_cannot_move():
+    g = new(2, "9h 8c")
+    assert g.honest_actions(0) == [("draw",)]  # the 9h would fit, but the stack has 3 cards
+    assert not any(a[0] == "move" for a in g.actions(0))
+    before = g.to_data()
+    with pytest.raises(ImpossibleAction) as e:
+        g.apply(0, ("move", 1))
+    assert e.value.rule == "P4"
+    assert g.to_data() == before
+
+
+# ----------------------------------------------------------------------------- P5
+
+
+def _p5a_game() -> PidorGame:
+    """Seat 0 ends its first turn with Kc open on a 5-card stack; seat 1 then keeps Qs."""
+    g = new(3, "5h 9c 8d", "6d Kc Qs 4c 5s 2h")
+    g.apply(0, ("draw",))
+    g.apply(0, ("lay", 0))  # 6d on 5h
+    g.apply(0, ("draw",))
+    g.apply(0, ("keep",))  # Kc
+    # Seat 1's 9c would fit on seat 2's 8d, but a 3-card stack cannot move (P4): no провтык.
+    assert g.check(1, ("draw",)) == ()
+    g.apply(1, ("draw",))
+    g.apply(1, ("keep",))  # Qs
+    g.apply(2, ("draw",))
+    g.apply(2, ("keep",))  # 4c
+    return g
+
+
+def test_P5a_first_draw_while_own_open_card_could_move():
+    g = _p5a_game()
+    assert g.turn == 0 and g.honest_actions(0) == [("move", 1)]  # Kc onto Qs; drawing is P5a
+    ev = g.apply(0, ("draw",))
+    assert ev[0]["_violations"] == ["P5a"]
+    g.apply(0, ("lay", 2))  # 5s on 4c
+    # Only the first draw of a turn counts: the Kc could still move, drawing is now honest.
+    assert g.check(0, ("draw",)) == ()
+    assert ("draw",) in g.honest_actions(0) and ("move", 1) in g.honest_actions(0)
+
+
+def test_P5b_keep_while_the_card_fits_another_players_open_card():
+    g = new(2, "5h 9c", "Td")
+    g.apply(0, ("draw",))
+    assert g.check(0, ("keep",)) == ("P5b",)
+    assert g.honest_actions(0) == [("lay", 1)]
+    assert g.apply(0, ("keep",))[0]["_violations"] == ["P5b"]
+    assert g.turn == 1 and g.stacks[0][-1] == C("Td")
+
+
+def test_P5c_keep_while_the_card_fits_only_your_own_open_card():
+    g = new(2, "5h 9c", "6d")
+    g.apply(0, ("draw",))
+    assert g.honest_actions(0) == [("lay", 0)]
+    assert g.apply(0, ("keep",))[0]["_violations"] == ["P5c"]
+    # Fits both: another player's card decides (P5b).
+    g = new(2, "5h 5c", "6d")
+    g.apply(0, ("draw",))
+    assert g.check(0, ("keep",)) == ("P5b",)
+
+
+# ----------------------------------------------------------------------------- P6
+
+
+def test_P6_undo_puts_every_card_back_where_it_came_from():
+    g = new(3, "8h 8c Kd", "9s 3h Qd")
+    start = g.snapshot()
+    g.apply(0, ("draw",))
+    g.restore(start)  # undone draw: the card is back on top of the deck
+    assert g.held is None and g.zones()["deck"][0] == C("9s") and not g.drew
+    assert g.to_data() == start
+    g.apply(0, ("draw",))
+    before_lay = g.snapshot()
+    g.apply(0, ("lay", 0))
+    g.restore(before_lay)  # undone lay: back in the player's hold
+    assert g.held == C("9s") and g.stacks[0][-1] == C("8h")
+    g.apply(0, ("lay", 0))
+    g.apply(0, ("draw",))
+    before_move = g.snapshot()
+    g.apply(0, ("move", 1))
+    g.restore(before_move)  # undone move: back on the mover's stack
+    assert g.stacks[0][-1] == C("9s") and g.stacks[1][-1] == C("8c") and g.held == C("3h")
+    before_keep = g.snapshot()
+    g.apply(0, ("keep",))
+    g.restore(before_keep)  # undone keep: back in the hold, the turn is his again
+    assert g.held == C("3h") and g.turn == 0 and g.stacks[0][-1] == C("9s")
+    assert g.to_data() == before_keep
+    # The snapshot is not aliased to the live state.
+    g.apply(0, ("keep",))
+    assert before_keep["held"] == C("3h") and before_keep["turn"] == 0
+
+
+# ----------------------------------------------------------------------------- P7
+
+
+def test_P7_every_mark_in_the_deal_phase_counts():
+    g = new(3, "8h 8c Kd", "9s")
+    assert g.on_mark(1) == [{"type": "pidorstvo", "seat": 1, "count": 1}]
+    g.on_mark(1)  # he already holds the mark: it counts again
+    g.on_mark(2)
+    assert g.pidorstvo == [0, 2, 1] and g.view(None)["pidorstvo"] == [0, 2, 1]
+    snap = g.snapshot()
+    g.on_mark(0)
+    g.restore(snap)  # an undo restores the count (the table marks after undoing)
+    assert g.pidorstvo == [0, 2, 1]
+
+
+# ----------------------------------------------------------------------------- P8
+
+
+def test_P8_end_of_deal_after_the_window_hand_above_two_bottom_cards_prikup_unknown():
+    n = 3
+    # Prikups: seat 0 = 2c 3c, seat 1 = 2d 3d, seat 2 = 2h 3h; open cards Ac, Kd, Qh.
+    order = parse_cards("2c 2d 2h 3c 3d 3h Ac Kd Qh")
+    rest = [c for c in full_deck(52) if c not in order]
+    g = PidorGame.new({"players": n, "deck": 52}, deck=order + rest, first=0)
+    for _ in rest[:-1]:
+        g.apply(0, ("draw",))
+        g.apply(0, ("lay", 1))
+    g.apply(0, ("draw",))
+    last = g.held
+    g.apply(0, ("keep",))
+    # The deck is empty but the window of the keep may still be open: nothing revealed yet.
+    assert g.phase == "deal" and g.to_act() == [] and g.hands == [[], [], []]
+    assert g.actions(1) == [] and g.honest_actions(1) == []
+    with pytest.raises(ImpossibleAction):
+        g.apply(1, ("draw",))
+    events = g.advance()
+    assert g.advance() == []  # nothing more to run: advance is idempotent
+    end = of_type(events, "deal_end")[0]
+    assert g.prikups == [parse_cards("2c 3c"), parse_cards("2d 3d"), parse_cards("2h 3h")]
+    assert g.hands[0] == [C("Ac"), last]
+    assert g.hands[1] == [C("Kd")] + rest[:-1]
+    assert g.hands[2] == [C("Qh")]
+    assert end["hands"] == [2, 1 + len(rest) - 1, 1] and end["prikups"] == [2, 2, 2]
+    assert project(end, 0)["hand"] == ["Ac", card_code(last)]
+    assert "hand" not in project(end, None)
+    # Nobody, the owner included, sees the prikup.
+    v0 = g.view(0)
+    assert v0["prikups"] == [2, 2, 2] and "2c" not in str(v0) and "3c" not in str(v0)
+    assert {"2c", "3c"} <= g.hidden_from(0)
+    assert zones_partition(g)
+
+
+# ----------------------------------------------------------------------------- P9
+
+
+def test_P9_trump_is_the_suit_of_the_last_card_drawn_never_spades():
+    g, events = play_deal(2, 36, "Ac Kd", draws=[("7h", 0), ("9d", 1)])
+    assert g.trump == 1 and of_type(events, "deal_end")[0]["trump"] == "d" and g.view(0)["trump"] == "d"
+    # The last card is a spade: the nearest earlier card that is not a spade decides.
+    g, events = play_deal(2, 36, "Ac Kd", draws=[("7h", 0), ("9s", 1), ("Qs", "keep")])
+    assert g.trump == 2 and g.view(None)["trump"] == "h"
+    # Unknown (not shown) while the deal goes on.
+    g = new(2, "5h 9c", "Td")
+    g.apply(0, ("draw",))
+    assert g.view(None)["trump"] is None
+
+
+# ----------------------------------------------------------------------------- P10
+
+
+def test_P10_settlement_one_card_per_pidorstvo_from_the_next_players():
+    # Seat 0 (who draws last, so he leads: recipients start with him) has 1 pidorstvo,
+    # seat 2 has 2. Seat 1 holds one card.
+    g, events = play_deal(3, 36, "Ac Kd Qh", prikups="6c 7c 6d 7d 6h 7h", draws=[("8c", 0)],
+                          marks=[2, 0, 2])
+    assert g.phase == "settle"
+    assert of_type(events, "settlement")[0]["dues"] == [{"to": 0, "count": 1}, {"to": 2, "count": 2}]
+    assert of_type(events, "payment")[-1] == {"type": "payment", "from": 1, "to": 0, "left": 1}
+    assert g.to_act() == [1] and g.honest_actions(1) == [("give", C("Kd"))]
+    assert not g.is_callable(("give", C("Kd")))
+    assert_unchanged(g, 0, ("give", C("Ac")))  # not his payment
+    assert_unchanged(g, 1, ("give", C("Ac")))  # a card he does not hold
+    ev = g.apply(1, ("give", C("Kd")))
+    assert ev[0]["_violations"] == []
+    give = of_type(ev, "give")[0]
+    assert project(give, None) == {"type": "give", "from": 1, "to": 0}
+    assert project(give, 0)["card"] == "Kd" and "card" not in project(give, 2)
+    assert "Kd" not in str(project(ev[0], 2)) and project(ev[0], 0)["action"]["card"] == "Kd"
+    # His hand emptied: he takes his prikup at once.
+    pk = of_type(ev, "prikup")[0]
+    assert pk["seat"] == 1 and project(pk, 1)["cards"] == ["6d", "7d"] and "cards" not in project(pk, 0)
+    assert hand(g, 1) == ["6d", "7d"] and g.prikups[1] == []
+    assert hand(g, 0) == ["Ac", "8c", "Kd"]
+    # Seat 2's two cards: from seat 0, then seat 1.
+    assert g.to_act() == [0] and g.view(2)["payment"] == {"from": 0, "to": 2, "left": 2}
+    g.apply(0, ("give", C("Ac")))
+    assert g.to_act() == [1]
+    ev = g.apply(1, ("give", C("7d")))
+    assert g.phase == "tricks" and g.turn == 0 and g.trick_size == 3
+    assert of_type(ev, "trick")[0] == {"type": "trick", "seat": 0, "size": 3}
+    assert hand(g, 2)[-2:] == ["Ac", "7d"] and hand(g, 1) == ["6d"]
+    assert [p["from"] for p in g.view(2)["payments"]] == [1, 0, 1]
+    assert zones_partition(g)
+
+
+def test_P10_a_giver_with_no_cards_is_skipped():
+    # Seat 1 has three cards in all (Kd + prikup). Seat 0 gets 7 cards: givers 1 2 1 2 1 2,
+    # then seat 1 has nothing left and seat 2 gives again.
+    g, _ = play_deal(3, 36, "Ac Kd Qh", prikups="6c 7c 6d 7d 6h 7h", draws=[("8c", 0)], marks=[0] * 7)
+    givers = []
+    while g.phase == "settle":
+        (giver,) = g.to_act()
+        givers.append(giver)
+        g.apply(giver, g.honest_actions(giver)[0])
+    assert givers == [1, 2, 1, 2, 1, 2, 2]
+    assert len(g.hands[0]) == 2 + 7
+
+
+# ----------------------------------------------------------------------------- P11
+
+
+def test_P11_whoever_drew_the_last_card_leads():
+    # Seat 0 lays the filler, keeps one card (the turn passes) and seat 1 draws the last card.
+    g, events = play_deal(3, 36, "Ac Kd Qh", draws=[("8c", "keep"), ("9d", 2)])
+    assert g.last_drawer == 1 and g.phase == "tricks" and g.turn == 1 and g.to_act() == [1]
+    assert of_type(events, "deal_end")[0]["first"] == 1
+    assert hand(g, 0) == ["Ac", "8c"]
+
+
+def test_P11_a_player_without_cards_after_settlement_is_out_before_trick_play():
+    g, _ = play_deal(3, 36, "Ac Kd Qh", prikups="6c 7c 6d 7d 6h 7h", draws=[("8c", 1)], first=1,
+                     dump=0, marks=[1] * 6)
+    # Seat 1 draws last and leads; his 6 cards come from seats 2 and 0 in turn. Seat 2 holds
+    # Qh + prikup: three cards, so after its third card it has none.
+    events = []
+    while g.phase == "settle":
+        (giver,) = g.to_act()
+        events += g.apply(giver, g.honest_actions(giver)[0])
+    assert of_type(events, "out") == [{"type": "out", "seat": 2, "place": 1}]
+    assert not g.in_game(2) and g.in_game(0) and g.view(None)["out"] == [2]
+    assert g.phase == "tricks" and g.turn == 1 and g.trick_size == 2
+
+
+def test_P11_nobody_left_to_give_and_one_player_with_cards_ends_the_game():
+    g, _ = play_deal(2, 36, "Ac Kd", prikups="6c 7c 6d 7d", draws=[("8c", 0)], dump=0, marks=[0] * 5)
+    givers = []
+    events = []
+    while g.phase == "settle":
+        (giver,) = g.to_act()
+        givers.append(giver)
+        events += g.apply(giver, g.honest_actions(giver)[0])
+    assert givers == [1, 1, 1]  # then seat 1 has nothing: the payment stops
+    assert of_type(events, "out") == [{"type": "out", "seat": 1, "place": 1}]
+    assert g.result == {"loser": 0, "draw": False, "order": [1]} and g.over
+    assert of_type(events, "game_over")[0]["result"]["loser"] == 0
+
+
+# ----------------------------------------------------------------------------- P12
+
+
+@pytest.mark.parametrize("card,target,trump,size,expected", [
+    ("7c", "5c", 2, 52, True),    # same suit, higher
+    ("5c", "7c", 2, 52, False),
+    ("3h", "Ac", 2, 52, True),    # a trump on a non-trump card
+    ("Ad", "3c", 2, 52, False),   # another plain suit
+    ("Kh", "Qh", 2, 52, True),    # trump on trump: only higher
+    ("Qh", "Kh", 2, 52, False),
+    ("2c", "Ac", 2, 52, True),    # the lowest rank beats the ace of its suit
+    ("2c", "Ad", 2, 52, False),
+    ("2h", "Ac", 2, 52, False),   # ... and nothing else, not even as a trump
+    ("2h", "Ah", 2, 52, True),
+    ("2c", "Kc", 2, 52, False),
+    ("3c", "2c", 2, 52, True),
+    ("5s", "3s", 2, 52, True),    # only a higher spade beats a spade
+    ("3s", "5s", 2, 52, False),
+    ("Ah", "3s", 2, 52, False),   # a trump does not beat a spade
+    ("2s", "As", 2, 52, True),    # the ace of spades only by the 2 of spades
+    ("Ks", "As", 2, 52, False),
+    ("As", "3c", 2, 52, False),   # a spade beats nothing but a lower spade
+    ("As", "Kh", 2, 52, False),
+    ("6c", "Ac", 1, 36, True),    # 36 cards: the 6 works as the 2
+    ("6d", "7c", 1, 36, False),
+    ("7d", "Ac", 1, 36, True),
+    ("6s", "As", 1, 36, True),
+    ("7s", "As", 1, 36, False),
+])
+def test_P12_what_beats_what(card, target, trump, size, expected):
+    low_i = 0 if size == 52 else 4
+    assert beats(C(card), C(target), trump, low_i) is expected
+
+
+def test_P12_beat_that_does_not_beat_is_recorded():
+    g = _tricks_game()
+    g.apply(0, ("lead", C("5c")))
+    assert g.check(1, ("beat", C("Th"), 0)) == ()  # trump (hearts) on a plain card
+    ev = g.apply(1, ("beat", C("Kc"), 0))  # a higher club: honest
+    assert ev[0]["_violations"] == []
+    assert g.check(2, ("beat", C("Qc"), 1)) == ("P12b",)  # a lower club does not beat Kc
+    # Seat 2 holds Ac and every heart but 2h 3h Th: the ace, any trump (the 2h could not), or take.
+    assert set(g.honest_actions(2)) == {("take", 0)} | {
+        ("beat", C(c), 1) for c in "Ac 4h 5h 6h 7h 8h 9h Jh Qh Kh Ah".split()}
+
+
+# ----------------------------------------------------------------------------- P13
+
+
+def _tricks_game() -> PidorGame:
+    """3 players, 52 cards, trump hearts; seat 0 leads. Hands: seat 0 [5c 3d],
+    seat 1 [9c Kc Th], seat 2 every other card but the prikups."""
+    g, _ = play_deal(3, 52, "5c 9c 2s", prikups="2c 3c 2d 4d 2h 3h", dump=2,
+                     draws=[("Kc", 1), ("3d", 0), ("Th", 1)])
+    assert g.phase == "tricks" and g.turn == 0 and g.trump == 2
+    assert hand(g, 0) == ["5c", "3d"] and hand(g, 1) == ["9c", "Kc", "Th"]
+    return g
+
+
+def test_P13_lead_beat_top_take_bottom():
+    g = _tricks_game()
+    assert set(g.honest_actions(0)) == {("lead", C("5c")), ("lead", C("3d"))}
+    assert g.apply(0, ("lead", C("5c")))[0]["_violations"] == []  # a lead is always honest
+    assert g.turn == 1 and g.table == [C("5c")]
+    g.apply(1, ("beat", C("9c"), 0))
+    assert g.table == parse_cards("5c 9c") and g.table_seats == [0, 1] and g.turn == 2
+    # Beating a card that is not the top one.
+    assert g.check(2, ("beat", C("7c"), 0)) == ("P13t",)
+    assert g.check(2, ("beat", C("4c"), 0)) == ("P12b", "P13t")
+    assert g.check(2, ("beat", C("Jc"), 1)) == ()
+    # Taking: the bottom card is honest (even when you could beat), any other is махлёж.
+    assert g.check(2, ("take", 0)) == ()
+    ev = g.apply(2, ("take", 1))
+    assert ev[0]["_violations"] == ["P13k"] and ev[0]["action"] == {"type": "take", "index": 1}
+    assert C("9c") in g.hands[2] and g.table == [C("5c")]
+    assert g.turn == 0  # taking ends the turn; the trick goes on
+    assert g.rule_in_force(0) == "P12"
+
+
+# ----------------------------------------------------------------------------- P14
+
+
+def test_P14_trick_closes_itself_when_table_holds_as_many_cards_as_players():
+    g = _tricks_game()
+    g.apply(0, ("lead", C("5c")))
+    g.apply(1, ("beat", C("9c"), 0))
+    ev = g.apply(2, ("beat", C("Jc"), 1))
+    closed = of_type(ev, "trick_closed")[0]
+    assert closed["seat"] == 2 and closed["cards"] == codes("5c 9c Jc") and closed["_hold"] == "trick_display"
+    # The closed trick stays on view during the window; nobody acts until advance().
+    assert g.closed and g.to_act() == [] and g.view(0)["table"] == codes("5c 9c Jc")
+    assert_unchanged(g, 0, ("lead", C("3d")))
+    ev = g.advance()
+    assert g.table == [] and g.discard == parse_cards("5c 9c Jc") and g.view(None)["discard"] == 3
+    assert g.turn == 2 and of_type(ev, "trick")[0] == {"type": "trick", "seat": 2, "size": 3}
+
+
+def test_P14_closing_early_is_cheating_and_the_closer_leads():
+    g = _tricks_game()
+    g.apply(0, ("lead", C("5c")))
+    assert g.check(1, ("close",)) == ("P14c",)
+    ev = g.apply(1, ("close",))
+    assert ev[0]["_violations"] == ["P14c"] and g.closed and of_type(ev, "trick_closed")[0]["cards"] == ["5c"]
+    g.advance()
+    assert g.turn == 1 and g.discard == [C("5c")]
+
+
+# ----------------------------------------------------------------------------- P15
+
+
+def _p15_game() -> PidorGame:
+    """Seat 0 holds 5c with prikup 8d 8s; seat 1 9c Td 3s Kc Th; trump hearts."""
+    g, _ = play_deal(3, 52, "5c 9c Ad", prikups="8d 8s 2c 3c 2h 3h", dump=2,
+                     draws=[("Kc", 1), ("Td", 1), ("3s", 1), ("Th", 1)])
+    assert hand(g, 0) == ["5c"] and hand(g, 1) == ["9c", "Kc", "Td", "3s", "Th"]
+    return g
+
+
+def test_P15_prikup_at_the_end_of_the_trick_then_out():
+    g = _p15_game()
+    g.apply(0, ("lead", C("5c")))
+    assert g.hands[0] == [] and g.prikups[0] == parse_cards("8d 8s")  # not in mid-trick
+    g.apply(1, ("beat", C("9c"), 0))
+    g.apply(2, ("beat", C("Jc"), 1))
+    ev = g.advance()
+    pk = of_type(ev, "prikup")[0]
+    assert pk["seat"] == 0 and project(pk, 0)["cards"] == ["8d", "8s"] and "cards" not in project(pk, 1)
+    assert hand(g, 0) == ["8d", "8s"] and g.prikups[0] == [] and g.turn == 2
+    g.apply(2, ("lead", C("6d")))
+    g.apply(0, ("beat", C("8d"), 0))
+    g.apply(1, ("beat", C("Td"), 1))
+    g.advance()
+    g.apply(1, ("lead", C("3s")))
+    g.apply(2, ("beat", C("4s"), 0))
+    g.apply(0, ("beat", C("8s"), 1))
+    ev = g.advance()  # seat 0: no hand, no prikup: out; he closed, so the next player leads
+    assert of_type(ev, "out") == [{"type": "out", "seat": 0, "place": 1}]
+    assert not g.in_game(0) and g.turn == 1 and g.trick_size == 2
+    assert g.to_act() == [1] and g.actions(0) == []
+
+
+def test_P15_empty_hand_in_mid_trick_can_only_take():
+    g = _p15_game()
+    g.apply(0, ("lead", C("5c")))
+    g.apply(1, ("beat", C("9c"), 0))
+    g.apply(2, ("take", 0))  # table: 9c, seat 0 on turn with an empty hand
+    assert g.turn == 0 and g.rule_in_force(0) == "P15"
+    assert g.honest_actions(0) == [("take", 0)]
+    assert set(g.actions(0)) == {("take", 0), ("close",)}
+    assert_unchanged(g, 0, ("beat", C("8d"), 0))  # the prikup is not in his hand
+
+
+def test_P15_take_that_empties_the_table_ends_the_trick():
+    # Proposed reading (PidorGame.EMPTY_TABLE_ENDS_TRICK, see the report): without it the
+    # trick could never end when the cards in hands cannot fill the table.
+    g = _p15_game()
+    g.apply(0, ("lead", C("5c")))
+    ev = g.apply(1, ("take", 0))
+    assert of_type(ev, "trick_closed")[0]["cards"] == [] and g.closed and g.to_act() == []
+    ev = g.advance()
+    assert hand(g, 0) == ["8d", "8s"] and of_type(ev, "prikup")[0]["seat"] == 0
+    assert g.turn == 2  # the player after the taker leads, as he would have anyway
+
+
+class LiteralPidor(PidorGame):
+    EMPTY_TABLE_ENDS_TRICK = False
+
+
+def test_P15_literal_turn_passes_over_empty_hand_at_empty_table():
+    g, _ = play_deal(2, 36, "6c 6d", prikups="7c 8c 7d 8d", dump=1)
+    g = LiteralPidor.from_data(g.to_data())
+    g.apply(0, ("lead", C("6c")))
+    ev = g.apply(1, ("take", 0))  # table empty, seat 0 has no hand: his turn passes
+    assert of_type(ev, "skip") == [{"type": "skip", "seat": 0}]
+    assert g.turn == 1 and not g.closed and g.prikups[0] == parse_cards("7c 8c")
+
+
+# ----------------------------------------------------------------------------- P16
+
+
+def test_P16_the_last_player_with_cards_is_the_pidor():
+    g, _ = play_deal(2, 36, "7c 9c", prikups="9d 7h Qs Ks", dump=1, draws=[("8h", 1), ("Kd", 1)])
+    assert hand(g, 0) == ["7c"] and g.trump == 1
+    g.apply(0, ("lead", C("7c")))
+    g.apply(1, ("beat", C("9c"), 0))
+    g.advance()  # seat 0 takes his prikup; seat 1 closed and leads
+    g.apply(1, ("lead", C("6d")))
+    g.apply(0, ("beat", C("9d"), 0))
+    g.advance()
+    g.apply(0, ("lead", C("7h")))
+    g.apply(1, ("beat", C("8h"), 0))
+    ev = g.advance()
+    assert of_type(ev, "out") == [{"type": "out", "seat": 0, "place": 1}]
+    over = of_type(ev, "game_over")[0]
+    assert over["result"] == {"loser": 1, "draw": False, "order": [0]}
+    assert g.result == over["result"] and g.over and g.to_act() == [] and not g.in_game(1)
+    assert_unchanged(g, 1, ("lead", g.hands[1][0]))
+
+
+def test_P16_nobody_left_with_cards_is_a_draw():
+    g, _ = play_deal(2, 36, "7c 9c", prikups="9d 7h Qs Ks", dump=1)
+    # Rearranged endgame: each player one card, no prikups, every other card discarded.
+    d = g.to_data()
+    d["hands"] = [[C("7c")], [C("9c")]]
+    d["prikups"] = [[], []]
+    d["discard"] = [c for c in full_deck(36) if c not in (C("7c"), C("9c"))]
+    g = PidorGame.from_data(d)
+    assert zones_partition(g)
+    g.apply(0, ("lead", C("7c")))
+    g.apply(1, ("beat", C("9c"), 0))
+    ev = g.advance()
+    assert [e["seat"] for e in of_type(ev, "out")] == [1, 0]
+    assert g.result == {"loser": None, "draw": True, "order": [1, 0]}
+
+
+# ----------------------------------------------------------------------------- P17
+
+
+def test_P17_marks_after_the_deal_phase_cost_no_cards():
+    g = _tricks_game()
+    before = g.to_data()
+    assert g.on_mark(1) == []
+    assert g.to_data() == before
+    g, _ = play_deal(3, 36, "Ac Kd Qh", draws=[("8c", 0)], marks=[2])
+    assert g.phase == "settle" and g.on_mark(0) == [] and g.pidorstvo == [0, 0, 1]
+
+
+# ------------------------------------------------------------- impossible actions (T1)
+
+
+def test_impossible_and_malformed_actions_raise_and_change_nothing():
+    g = new(4, "8h 8c Kd Ac", "9s 3h")
+    assert_unchanged(g, 1, ("draw",))  # out of turn
+    assert_unchanged(g, 0, ("lay", 1))  # nothing held
+    assert_unchanged(g, 0, ("keep",))
+    assert_unchanged(g, 0, ("move", 1))  # P4
+    assert_unchanged(g, 0, ("lead", C("8h")))  # wrong phase
+    assert_unchanged(g, 0, ("give", C("8h")))
+    assert_unchanged(g, 7, ("draw",))  # no such seat
+    g.apply(0, ("draw",))
+    assert_unchanged(g, 0, ("draw",))  # draw while holding
+    assert_unchanged(g, 0, ("lay", 4))  # no such seat
+    g.apply(0, ("lay", 0))
+    g.apply(0, ("draw",))
+    assert_unchanged(g, 0, ("move", 0))  # onto yourself
+    assert_unchanged(g, 0, ("move", -1))
+    for bad in [("fly",), ("move",), ("move", "1"), ("move", True), ("lead", 99), ("draw", 1), (), "draw", None]:
+        assert_unchanged(g, 0, bad, InvalidAction)
+    t = _tricks_game()
+    assert_unchanged(t, 0, ("lead", C("Kc")))  # a card he does not hold
+    assert_unchanged(t, 0, ("beat", C("5c"), 0))  # nothing to beat
+    assert_unchanged(t, 0, ("take", 0))
+    assert_unchanged(t, 0, ("close",))
+    t.apply(0, ("lead", C("5c")))
+    assert_unchanged(t, 1, ("lead", C("9c")))  # the table is not empty
+    assert_unchanged(t, 1, ("beat", C("9c"), 1))  # no such table card
+    assert_unchanged(t, 1, ("take", 3))
+    assert_unchanged(t, 2, ("take", 0))  # not his turn
+
+
+def test_view_and_data():
+    g = _tricks_game()
+    g.apply(0, ("lead", C("5c")))
+    v = g.view(1)
+    assert v["hand"] == ["9c", "Kc", "Th"] and v["hands"][:2] == [1, 3] and v["table"] == ["5c"]
+    assert v["trump"] == "h" and v["turn"] == 1 and v["to_act"] == [1] and v["prikups"] == [2, 2, 2]
+    assert "hand" not in g.view(None)
+    assert set(hand(g, 2)) <= g.hidden_from(1) and not set(hand(g, 1)) & g.hidden_from(1)
+    d = g.to_data()
+    assert PidorGame.from_data(d).to_data() == d
+    with pytest.raises(ValueError):
+        PidorGame.from_data({**d, "version": "pidor-0"})
+    with pytest.raises(ValueError):
+        PidorGame.new({"players": 2}, deck=parse_cards("2c 3c 4c 5c 6c 7c"))
+
+
+# ----------------------------------------------------------------- random playouts
+
+
+def test_random_honest_playouts_end_and_keep_every_card():
+    for i in range(50):
+        players = 2 + i % 5
+        size = (52, 36)[i % 3 == 2]
+        g = PidorGame.new({"players": players, "deck": size}, seed=b"smoke-%d" % i)
+        rng = Rng(b"smoke-%d" % i, b"choices")
+        for step in range(20000):
+            g.advance()
+            if g.over:
+                break
+            (seat,) = g.to_act()
+            honest = g.honest_actions(seat)
+            if step % 17 == 0:
+                assert sorted(honest) == sorted(a for a in g.actions(seat) if not g.check(seat, a))
+                d = g.to_data()
+                assert PidorGame.from_data(d).to_data() == d
+            events = g.apply(seat, honest[rng.below(len(honest))])
+            assert events[0]["_violations"] == []
+            assert zones_partition(g)
+        else:
+            pytest.fail(f"game {i} did not end")
+        r = g.result
+        assert r["draw"] == (r["loser"] is None)
+        assert sorted(r["order"] + ([r["loser"]] if r["loser"] is not None else [])) == list(range(players))

@@ -1,0 +1,171 @@
+"""Scenario tests of the table layer shared by every game (T1–T8, T11), on «пидор» deals
+built from fixed deck orders (tests/helpers.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import pass_all, pidor_table, types
+from pidor.engine.game import ImpossibleAction
+from pidor.engine.table import HonestReplayRequired, NotNow, Table
+
+# Seat 0 leads the deal phase. Open cards 5♥ 9♣ K♦ 3♠; the first draw is 7♦, which fits
+# on no open card (a 6 is needed), so `keep` is honest and `lay` anywhere is махлёж (P3l).
+OPENS = "5h 9c Kd 3s"
+DRAWS = "7d Tc 2d 4h"
+
+
+def cheat_table(**options) -> Table:
+    t = pidor_table(OPENS, DRAWS, **options)
+    t.act(0, ("draw",))
+    pass_all(t)
+    t.act(0, ("lay", 1))  # 7♦ on 9♣: not one rank higher (P3l)
+    return t
+
+
+def test_T1_cheating_is_accepted_but_impossible_actions_change_nothing():
+    t = pidor_table(OPENS, DRAWS)
+    before = t.to_data()
+    for seat, action in [(1, ("draw",)),  # out of turn
+                         (0, ("keep",)),  # nothing drawn to keep
+                         (0, ("move", 1)),  # P4: the open card of a 3-card stack cannot move
+                         (0, ("move", 9))]:  # no such seat
+        with pytest.raises(ImpossibleAction):
+            t.act(seat, action)
+        assert t.to_data() == before
+    t.act(0, ("draw",))
+    pass_all(t)
+    events = t.act(0, ("lay", 1))
+    assert events[0]["type"] == "action" and events[0]["_violations"] == ["P3l"]
+    assert "_violations" not in str([{k: v for k, v in e.items() if not k.startswith("_")} for e in events])
+
+
+def test_T2_one_call_per_action():
+    t = cheat_table()
+    with pytest.raises(ImpossibleAction):
+        t.answer(0, call=True)  # the actor never answers his own window
+    events = t.answer(1, call=True)
+    assert types(events) == ["call", "court"]
+    with pytest.raises(NotNow):
+        t.answer(2, call=True)  # the action already has its call
+
+
+def test_T3_the_window_blocks_the_next_action_until_answered_or_timed_out():
+    t = cheat_table(call_window=2.0)
+    assert t.waiting_answers() == [1, 2, 3]
+    assert t.to_act() == []
+    with pytest.raises(NotNow):
+        t.act(0, ("draw",))
+    t.answer(1, call=False, now=0.5)
+    assert t.waiting_answers() == [2, 3]
+    assert t.deadline() == 2.0
+    assert t.tick(1.9) == [] and t.window is not None
+    t.tick(2.0)  # silence counts as pass
+    assert t.window is None and t.to_act() == [0]
+    t.act(0, ("draw",), now=3.0)
+
+
+def test_T4_voters_and_the_vote_deadline():
+    t = cheat_table(vote_timeout=30.0)
+    events = t.answer(2, call=True, now=1.0)
+    court = events[-1]
+    assert court["caller"] == 2 and court["accused"] == 0
+    assert court["voters"] == [1, 3]  # not the caller (a fixed «пидор»), not the accused
+    assert court["rules"][0]["id"] == "P3l" and court["rules"][0]["ru"] and court["rules"][0]["en"]
+    assert court["deadline"] == 31.0
+    with pytest.raises(ImpossibleAction):
+        t.vote(0, False)  # the accused does not vote
+    with pytest.raises(NotNow):
+        t.act(0, ("draw",))  # the table is frozen
+    t.vote(1, False, now=2.0)
+    assert t.tick(30.9) == []
+    events = t.tick(31.0)  # seat 3 abstains: 1 «пидор» (the caller) to 1 «чист»: a tie
+    verdict = [e for e in events if e["type"] == "verdict"][0]
+    assert (verdict["outcome"], verdict["pidor"], verdict["clean"]) == ("tie", 1, 1)
+
+
+def test_T5_calling_an_honest_action_marks_the_caller_at_once():
+    t = pidor_table(OPENS, DRAWS)
+    t.act(0, ("draw",))
+    events = t.answer(3, call=True)
+    assert types(events)[:3] == ["call", "verdict", "mark"]
+    assert events[1]["outcome"] == "honest"
+    assert t.mark == 3 and t.court is None and t.window is None
+    assert t.to_act() == [0]
+
+
+def test_T6_guilty_undoes_marks_and_requires_an_honest_replay():
+    t = cheat_table()
+    t.answer(1, call=True)
+    t.vote(2, True)
+    events = t.vote(3, False)
+    assert [e for e in events if e["type"] == "verdict"][0]["outcome"] == "guilty"
+    assert "undo" in types(events)
+    assert t.mark == 0
+    view = t.view(0)
+    assert view["status"]["honest_only"] == [0]
+    with pytest.raises(HonestReplayRequired):
+        t.act(0, ("lay", 2))  # 7♦ on K♦: махлёж again, refused
+    t.act(0, ("keep",))  # the honest replay
+    assert t.honest_only == set()
+
+
+def test_T6_clean_verdict_marks_the_caller_and_the_action_stands():
+    t = cheat_table()
+    stacks_before = t.game.view(None)["stacks"]
+    t.answer(1, call=True)
+    t.vote(2, False)
+    events = t.vote(3, False)
+    assert [e for e in events if e["type"] == "verdict"][0]["outcome"] == "clean"
+    assert "undo" not in types(events)
+    assert t.mark == 1
+    assert t.game.view(None)["stacks"] == stacks_before  # the lay stands
+
+
+def test_T6_tie_undoes_and_keeps_the_mark_where_it_was():
+    t = pidor_table(OPENS, DRAWS)
+    t.act(0, ("draw",))
+    t.answer(3, call=True)  # T5: a false call puts the mark on seat 3
+    assert t.mark == 3
+    t.act(0, ("lay", 1))  # махлёж (P3l)
+    before_lay = t.game.to_data()
+    t.answer(2, call=True)
+    t.vote(1, False)
+    events = t.tick(1e9)  # seat 3 abstains: 1 «пидор» (the caller) to 1 «чист»
+    verdict = [e for e in events if e["type"] == "verdict"][0]
+    assert verdict["outcome"] == "tie"
+    assert "undo" in types(events)
+    assert t.game.to_data() != before_lay  # the lay is undone: 7♦ is back in seat 0's hold
+    assert t.mark == 3  # the mark stays where it was
+    assert t.honest_only == set()  # the accused may cheat again
+    events = t.act(0, ("lay", 2))  # and he does: accepted, recorded
+    assert events[0]["_violations"] == ["P3l"]
+
+
+def test_T7_one_mark_and_it_moves():
+    t = pidor_table(OPENS, DRAWS)
+    t.act(0, ("draw",))
+    t.answer(1, call=True)  # false call: mark on 1
+    assert t.mark == 1
+    t.act(0, ("lay", 2))  # махлёж
+    t.answer(2, call=True)
+    t.vote(1, True)
+    t.vote(3, True)
+    assert t.mark == 0  # one mark: it moved from 1 to 0
+    assert t.to_data()["mark"] == 0
+
+
+def test_T11_hints_only_for_a_newcomer_among_bots():
+    seats = [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+    t = Table({"game": "pidor", "players": 4}, seats)
+    from helpers import pidor_deck
+    t.start(deck=pidor_deck(OPENS, DRAWS), first=0)
+    hint = t.hints(0)
+    assert hint["rule"]["id"] and hint["rule"]["ru"] and hint["rule"]["en"]
+    assert {"type": "draw"} in hint["options"]
+    assert t.hints(1) is None  # a bot gets none
+    t.tutorial_off(0)
+    assert t.hints(0) is None
+    two_humans = Table({"game": "pidor", "players": 4}, [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
+    two_humans.start(deck=pidor_deck(OPENS, DRAWS), first=0)
+    assert two_humans.hints(0) is None  # with people, everyone plays on his own
