@@ -169,3 +169,23 @@ def test_T11_hints_only_for_a_newcomer_among_bots():
     two_humans = Table({"game": "pidor", "players": 4}, [{"kind": "human"}] * 2 + [{"kind": "bot"}] * 2)
     two_humans.start(deck=pidor_deck(OPENS, DRAWS), first=0)
     assert two_humans.hints(0) is None  # with people, everyone plays on his own
+
+
+def test_T8_the_end_of_the_deal_phase_waits_for_the_window():
+    # Two players; seat 0 draws every card and lays it on seat 1's stack (махлёж nobody
+    # calls). Taking the stacks into hand (P8) reveals cards, so it waits for the window
+    # of the last lay (T8): a call upheld there must not have to hide cards again.
+    t = pidor_table("5h 9c", "", call_window=2.0)
+    now = 0.0
+    while t.game.view(None)["deck"] > 0:
+        t.act(0, ("draw",), now=now)
+        pass_all(t, now)
+        t.act(0, ("lay", 1), now=now)
+        if t.game.view(None)["deck"] > 0:
+            pass_all(t, now)
+    assert t.window is not None  # the last lay's window is open
+    assert t.game.view(None)["phase"] == "deal" and t.view(1)["hand"] == []
+    events = t.tick(now + 2.0)  # the window closes by its clock
+    assert t.game.view(None)["phase"] != "deal"
+    assert len(t.view(1)["hand"]) == 1 + 46  # above the two bottom cards: the open card and every lay
+    assert any(e.get("_private") for e in events)  # the hands went out privately
