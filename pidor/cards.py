@@ -81,6 +81,10 @@ def suit_of(card: Card) -> int:
 
 def parse_card(text: str) -> Card:
     """Parse ``10♥``, ``10h``, ``Th``, ``QS``, ``q♠`` (or Russian rank letters: ``В♠``, ``Т♥`` = ace)."""
+    if type(text) is str:
+        card = _BY_CODE.get(text)  # the wire form, the common case
+        if card is not None:
+            return card
     if not isinstance(text, str):
         raise ValueError(f"a card is written as text like 'Th' or '10♥', not {text!r}")
     s = text.strip()
@@ -103,7 +107,7 @@ def parse_cards(texts: Iterable[str] | str) -> list[Card]:
 
 def card_code(card: Card) -> str:
     """The two-character ASCII form used on the wire and in logs: ``Th``, ``6s``."""
-    return _RANK_CODES[rank_of(card)] + _SUIT_CODES[suit_of(card)]
+    return _CODES[card]
 
 
 def card_text(card: Card) -> str:
@@ -124,3 +128,7 @@ def deck(size: int) -> list[Card]:
     """All cards of a 36- or 52-card deck, in a fixed order (suit by suit, low to high)."""
     low = low_rank(size)
     return [make_card(rank, suit) for suit in SUITS for rank in range(low, ACE + 1)]
+
+
+_CODES = tuple(_RANK_CODES[c % 13 + 2] + _SUIT_CODES[c // 13] for c in range(52))
+_BY_CODE = {code: card for card, code in enumerate(_CODES)}

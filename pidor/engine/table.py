@@ -213,9 +213,12 @@ class Table:
         callable_ = game.is_callable(action)
         if self.window is not None and callable_:
             raise NotNow("wait: the call window of the last action is still open (T3)")
-        if seat in self.honest_only and game.check(seat, action):
+        violations = game.check(seat, action)  # raises, changing nothing, if impossible
+        if violations and seat in self.honest_only:
             raise HonestReplayRequired("after the verdict your next action must be honest (T6)", rule="T6r")
-        snapshot = game.snapshot() if callable_ else None
+        # Only a violating action can reach the court and be undone (T5, T6), so only it
+        # needs a snapshot: honest actions, the vast majority, skip the copy.
+        snapshot = game.snapshot() if callable_ and violations else None
         mark_before = self.mark
         events = game.apply(seat, action)
         self.honest_only.discard(seat)
