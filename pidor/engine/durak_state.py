@@ -1,0 +1,175 @@
+"""«Дурак»: what each seat sees, where every card is, and the state as plain data.
+
+A mixin of :class:`pidor.engine.durak.DurakGame`; the state fields are described there.
+"""
+
+from __future__ import annotations
+
+from ..cards import card_code, parse_card
+
+__all__ = ["DurakState"]
+
+
+def _codes(cards: list[int]) -> list[str]:
+    return [card_code(c) for c in cards]
+
+
+def _cards(codes: list[str]) -> list[int]:
+    return [parse_card(c) for c in codes]
+
+
+class DurakState:
+    players: int
+    size: int
+    hard: bool
+    trump: int
+    trump_card: int
+    first: int
+    deck: list[int]
+    hands: list[list[int]]
+    discard: list[int]
+    attack: list[int]
+    cover: list[int]
+    attacker: int
+    defender: int
+    limit: int
+    bito: list[bool]
+    out: list[bool]
+    order: list[int]
+    ended: str | None
+    payments: list[list[int]]
+    token: int
+    result: dict | None
+
+    # --- views ------------------------------------------------------------------
+
+    def phase(self) -> str:
+        """``bout``, ``pay`` (D12 payments pending), ``draw`` (bout over, T8) or ``over``."""
+        if self.result is not None:
+            return "over"
+        if self.payments:
+            return "pay"
+        return "bout" if self.ended is None else "draw"
+
+    def view(self, seat: int | None) -> dict:
+        """What ``seat`` sees (``None``: a spectator). Card codes; other hands as counts."""
+        v = {
+            "game": self.name,  # type: ignore[attr-defined]
+            "players": self.players,
+            "deck_size": self.size,
+            "hard": self.hard,
+            "phase": self.phase(),
+            # D1: the face-up card under the deck; once drawn it is in a hand, and a hand
+            # is hidden, so only the suit stays on show.
+            "trump": "cdhs"[self.trump],
+            "trump_card": card_code(self.trump_card) if self.deck else None,
+            "deck": len(self.deck),
+            "hands": [len(h) for h in self.hands],
+            "table": [[card_code(a), card_code(c) if c >= 0 else None]
+                      for a, c in zip(self.attack, self.cover)],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "limit": self.limit,
+            "bito": [s for s in range(self.players) if self.bito[s]],
+            "out": list(self.order),
+            "discard": len(self.discard),
+            "payments": [{"from": g, "to": r} for g, r in self.payments],
+            "to_act": self.to_act(),  # type: ignore[attr-defined]
+            "result": self.result,
+        }
+        if seat is not None:
+            v["seat"] = seat
+            v["hand"] = _codes(self.hands[seat])
+        return v
+
+    def hidden_from(self, seat: int | None) -> set[str]:
+        """Other seats' hands and the deck except its face-up bottom card, the trump card
+        (D1). Payment cards between others are in the recipient's hand, hidden with it."""
+        hidden = set(self.deck)
+        hidden.discard(self.trump_card)
+        for s, hand in enumerate(self.hands):
+            if s != seat:
+                hidden.update(hand)
+        return {card_code(c) for c in hidden}
+
+    def zones(self) -> dict[str, list[int]]:
+        z = {"deck": self.deck[::-1], "discard": list(self.discard),
+             "table": self.attack + [c for c in self.cover if c >= 0]}
+        for s, hand in enumerate(self.hands):
+            z[f"hand.{s}"] = list(hand)
+        return z
+
+    # --- data -----------------------------------------------------------------------
+
+    def to_data(self) -> dict:
+        """The whole state as plain data, cards as codes; the deck top first."""
+        return {
+            "game": self.name,  # type: ignore[attr-defined]
+            "version": self.version,  # type: ignore[attr-defined]
+            "players": self.players,
+            "deck_size": self.size,
+            "hard": self.hard,
+            "trump_card": card_code(self.trump_card),
+            "first": self.first,
+            "deck": _codes(self.deck[::-1]),
+            "hands": [_codes(h) for h in self.hands],
+            "discard": _codes(self.discard),
+            "attack": _codes(self.attack),
+            "cover": [card_code(c) if c >= 0 else None for c in self.cover],
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "limit": self.limit,
+            "bito": list(self.bito),
+            "out": list(self.out),
+            "order": list(self.order),
+            "ended": self.ended,
+            "payments": [list(p) for p in self.payments],
+            "token": self.token,
+            "result": _copy_result(self.result),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict):
+        if data.get("game") != cls.name:  # type: ignore[attr-defined]
+            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")  # type: ignore[attr-defined]
+        g = cls.__new__(cls)
+        g.players, g.size, g.hard = data["players"], data["deck_size"], data["hard"]
+        g.trump_card = parse_card(data["trump_card"])
+        g.trump = g.trump_card // 13
+        g.first = data["first"]
+        g.deck = _cards(data["deck"])[::-1]
+        g.hands = [_cards(h) for h in data["hands"]]
+        g.discard = _cards(data["discard"])
+        g.attack = _cards(data["attack"])
+        g.cover = [parse_card(c) if c is not None else -1 for c in data["cover"]]
+        g.attacker, g.defender, g.limit = data["attacker"], data["defender"], data["limit"]
+        g.bito = list(data["bito"])
+        g.out = list(data["out"])
+        g.order = list(data["order"])
+        g.ended = data["ended"]
+        g.payments = [list(p) for p in data["payments"]]
+        g.token = data["token"]
+        g.result = _copy_result(data["result"])
+        return g
+
+    def snapshot(self) -> list:
+        """A cheap undo point (plain lists of ints); :meth:`restore` brings it back."""
+        return [self.deck[:], [h[:] for h in self.hands], self.discard[:], self.attack[:],
+                self.cover[:], self.attacker, self.defender, self.limit, self.bito[:],
+                self.out[:], self.order[:], self.ended, [p[:] for p in self.payments],
+                self.token, _copy_result(self.result)]
+
+    def restore(self, snap: list) -> None:
+        (deck, hands, discard, attack, cover, self.attacker, self.defender, self.limit,
+         bito, out, order, self.ended, payments, self.token, result) = snap
+        self.deck, self.hands, self.discard = list(deck), [list(h) for h in hands], list(discard)
+        self.attack, self.cover, self.bito = list(attack), list(cover), list(bito)
+        self.out, self.order = list(out), list(order)
+        self.payments = [list(p) for p in payments]
+        self.result = _copy_result(result)
+
+
+def _copy_result(result: dict | None) -> dict | None:
+    if result is None:
+        return None
+    return {"loser": result["loser"], "draw": result["draw"], "order": list(result["order"])}
