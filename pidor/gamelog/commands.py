@@ -1,0 +1,116 @@
+"""The ``pidor replay``, ``pidor verify`` and ``pidor export`` commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from pathlib import Path
+
+import click
+
+from .format import read_log, sniff
+from .jsonl import export_jsonl
+from .replay import replay_lines
+from .verify import Report, verify as verify_log
+
+__all__ = ["replay", "verify", "export"]
+
+
+def _read(path: str):
+    try:
+        return read_log(path)
+    except OSError as e:
+        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+
+
+@click.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--seat", type=int, default=None, help="Show only what this seat saw (default: everything).")
+@click.option("--step", is_flag=True, help="Stop after every step (Enter goes on) and show the board.")
+@click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
+              help="Language of rule texts and words.")
+def replay(log: str, seat: int | None, step: bool, lang: str) -> None:
+    """Show a logged game as text, action by action (binary or JSON Lines log).
+
+    Cheats (✗, with the broken rule ids and texts), calls (!!), votes, verdicts (⚖), undos
+    (↶) and the mark (●) are marked. With --seat N only that seat's view is shown: no hidden
+    card of another seat and no cheat that nobody called.
+    """
+    data = _read(log)
+    if data.header is None:
+        raise click.ClickException(f"{log}: not a game log"
+                                   + (f" ({data.problem.reason})" if data.problem else ""))
+    players = (data.header.get("options") or {}).get("players", 0)
+    if seat is not None and not 0 <= seat < players:
+        raise click.BadParameter(f"seat must be 0..{players - 1}", param_hint="--seat")
+
+    def wait() -> bool:
+        line = sys.stdin.readline()
+        return bool(line)  # EOF: stop waiting, print the rest
+
+    for line in replay_lines(data, seat, lang, step=step, wait=wait if step else None):
+        click.echo(line)
+
+
+def _report_line(r: Report) -> str:
+    if r.ok:
+        extra = f" ({'; '.join(r.notes)})" if r.notes else ""
+        return f"{r.path}: verified, {r.records} records, {r.game}, {r.deal} deal{extra}"
+    where = "" if r.record is None else f" at record {r.record}"
+    return f"{r.path}: {r.status.upper()}{where}: {r.reason}"
+
+
+@click.command()
+@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with a report per log.")
+@click.option("--allow-explicit", is_flag=True,
+              help="Accept logs whose deal is an explicit deck (hand-written tests) instead of a committed one.")
+def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool) -> None:
+    """Verify game logs: the hash chain, the deal against its commitment, and every
+    recorded consequence, by re-running each action through the engine.
+
+    Exit status: 0 when every log verifies; 1 when one fails (its first bad record and
+    why are printed), or is unfinished; 2 for unusable input (a file that cannot be read
+    or is not a log this version can check).
+    """
+    reports = []
+    for path in logs:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as e:
+            reports.append(Report(path=path, status="unusable", reason=f"cannot read: {e.strerror or e}",
+                                  chained=False))
+            continue
+        if sniff(raw) is None:
+            reports.append(Report(path=path, status="unusable", chained=False,
+                                  reason="not a game log (neither a msgpack log nor JSON Lines)"))
+            continue
+        reports.append(verify_log(read_log(raw), path, allow_explicit=allow_explicit))
+    if as_json:
+        click.echo(json.dumps({"ok": all(r.ok for r in reports), "logs": [r.to_dict() for r in reports]},
+                              ensure_ascii=False))
+    else:
+        for r in reports:
+            click.echo(_report_line(r), err=not r.ok)
+    if any(r.status == "unusable" for r in reports):
+        sys.exit(2)
+    if not all(r.ok for r in reports):
+        sys.exit(1)
+
+
+@click.command()
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-",
+              help="Where to write (default: standard output).")
+def export(log: str, fmt: str, output: str) -> None:
+    """Export a game log as JSON Lines (protocol/LOGS.md): one record per line, each with
+    its chain value "h". verify and replay read this form too."""
+    data = _read(log)
+    if data.problem is not None and data.problem.kind == "corrupt":
+        click.echo(f"{log}: warning: {data.problem.reason}; exporting the {len(data.records)} records before it",
+                   err=True)
+    text = export_jsonl(data)
+    with click.open_file(output, "w", encoding="utf-8") as f:
+        f.write(text)

@@ -1,0 +1,339 @@
+"""The game log: append-only msgpack records linked by a SHA-256 hash chain.
+
+On disk a log is a plain sequence of msgpack values, one per record, each a 2-element
+array ``[body, h]``:
+
+* ``body`` (msgpack ``bin``): the record itself, a msgpack map packed once, when it was
+  written. Its first key is ``"kind"``. Bodies hold only maps with string keys, arrays,
+  strings, integers, floats, booleans and nil, so a log converts to JSON Lines and back
+  byte for byte (:mod:`pidor.gamelog.jsonl`).
+* ``h`` (``bin``, 32 bytes): ``h_i = SHA-256(h_{i-1} ‖ body_i)``, with ``h_{-1}`` 32 zero bytes.
+
+Record 0 is the ``header``; the last record of a finished log is the footer (``end``).
+Every record is written and flushed as one piece (:class:`LogWriter`); a log cut short by a
+crash reads back up to its last whole record and is *unfinished*, not corrupt
+(:func:`read_log`). ``protocol/LOGS.md`` is the full specification.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgpack
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "ZERO",
+    "INPUT_KINDS",
+    "LogError",
+    "LogWriteError",
+    "LogWriter",
+    "LogFile",
+    "Problem",
+    "plain",
+    "log_events",
+    "chain",
+    "frame",
+    "read_log",
+    "read_msgpack",
+    "sniff",
+]
+
+FORMAT = "pidor-log"
+VERSION = 1
+ZERO = bytes(32)
+#: Record kinds that carry one input to the table (what ``verify`` re-runs).
+INPUT_KINDS = ("start", "act", "call", "pass", "vote", "tick")
+_KINDS = ("header", *INPUT_KINDS, "end")
+
+
+class LogError(Exception):
+    """Anything wrong with writing or reading a game log."""
+
+
+class LogWriteError(LogError, OSError):
+    """The log could not be written (disk full, file gone…). The game itself is not
+    affected; the log is unfinished from the last record that was written."""
+
+
+def plain(x: Any) -> Any:
+    """Events as the log stores them: tuples become lists and integer map keys become
+    strings (``_private`` is keyed by seat). Everything else stays as it is."""
+    t = type(x)
+    if t is dict:
+        out = {}
+        for k, v in x.items():
+            tv = type(v)
+            if tv is dict or tv is list or tv is tuple:
+                v = plain(v)
+            out[str(k) if type(k) is int else k] = v
+        return out
+    if t is list or t is tuple:
+        return [plain(v) if type(v) in _CONTAINERS else v for v in x]
+    return x
+
+
+_CONTAINERS = (dict, list, tuple)
+
+
+def log_events(events: list[dict]) -> list[dict]:
+    """Events ready to pack: :func:`plain` on the events that carry ``_private`` (the only
+    maps the engine keys by seat, see ``pidor/engine/game.py``); the rest pack as they are
+    (msgpack writes tuples as arrays, like lists). The reader refuses integer keys, so an
+    event breaking that convention could not go unnoticed."""
+    out = events
+    for i, e in enumerate(events):
+        if "_private" in e:
+            if out is events:
+                out = list(events)
+            out[i] = plain(e)
+    return out
+
+
+def chain(previous: bytes, body: bytes) -> bytes:
+    """``h_i = SHA-256(h_{i-1} ‖ body_i)``."""
+    return hashlib.sha256(previous + body).digest()
+
+
+def _bin_header(n: int) -> bytes:
+    if n < 256:
+        return b"\xc4" + bytes((n,))
+    if n < 65536:
+        return b"\xc5" + n.to_bytes(2, "big")
+    return b"\xc6" + n.to_bytes(4, "big")
+
+
+def frame(body: bytes, h: bytes) -> bytes:
+    """The bytes of one record on disk: msgpack ``[bin body, bin h]``."""
+    return b"\x92" + _bin_header(len(body)) + body + b"\xc4\x20" + h
+
+
+def _pack(data: dict) -> bytes:
+    return msgpack.packb(data, use_bin_type=True)
+
+
+class LogWriter:
+    """Writes one game log: ``LogWriter(path_or_binary_file, header)``, then
+    :meth:`record` for every record and :meth:`close` with the footer.
+
+    Each record is written with one ``write`` and flushed at once (``fsync=True`` also
+    syncs it to the disk). Any I/O failure raises :class:`LogWriteError`; after one the
+    writer refuses further records (the log would have a gap) and the file stays an
+    unfinished log. ``head`` is the current chain head (the server may show it to seats).
+    """
+
+    def __init__(self, target: str | os.PathLike | BinaryIO, header: dict, *, fsync: bool = False) -> None:
+        self.fsync = fsync
+        self.head = ZERO
+        self.count = 0
+        self.closed = False
+        self._broken: str | None = None
+        if isinstance(target, (str, os.PathLike)):
+            self.path = str(target)
+            try:
+                self._file = open(target, "wb")
+            except OSError as e:
+                raise LogWriteError(f"cannot create game log {self.path}: {e.strerror or e}") from e
+            self._own = True
+        else:
+            self.path = getattr(target, "name", "<stream>")
+            self._file = target
+            self._own = False
+        body = {"kind": "header", "format": FORMAT, "version": VERSION}
+        body.update((k, v) for k, v in header.items() if k not in body)
+        self._write(body)
+
+    def record(self, kind: str, data: dict) -> bytes:
+        """Append one record (``kind`` first, then ``data``); returns its chain value."""
+        if self.closed:
+            raise LogError(f"game log {self.path} is closed")
+        if kind not in _KINDS or kind in ("header", "end"):
+            raise ValueError(f"unknown record kind {kind!r}")
+        body = {"kind": kind}
+        body.update(data)
+        return self._write(body)
+
+    def close(self, footer: dict | None = None) -> None:
+        """Write the footer (``None``: leave the log unfinished) and close the file."""
+        if self.closed:
+            return
+        try:
+            if footer is not None and self._broken is None:
+                body = {"kind": "end"}
+                body.update(footer)
+                body["records"] = self.count + 1
+                body["head"] = self.head.hex()
+                self._write(body)
+        finally:
+            self.closed = True
+            if self._own:
+                try:
+                    self._file.close()
+                except OSError as e:
+                    raise LogWriteError(f"cannot close game log {self.path}: {e.strerror or e}") from e
+
+    def __enter__(self) -> "LogWriter":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close(None)
+
+    def _write(self, body: dict) -> bytes:
+        if self._broken is not None:
+            raise LogWriteError(f"game log {self.path} is unusable after an earlier error: {self._broken}")
+        packed = _pack(body)
+        h = chain(self.head, packed)
+        try:
+            self._file.write(frame(packed, h))
+            self._file.flush()
+            if self.fsync:
+                os.fsync(self._file.fileno())
+        except (OSError, ValueError) as e:  # ValueError: the file was closed under us
+            self._broken = str(getattr(e, "strerror", None) or e)
+            raise LogWriteError(f"cannot write game log {self.path}: {self._broken}") from e
+        self.head = h
+        self.count += 1
+        return h
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+@dataclass
+class Problem:
+    """What stops a log from reading cleanly: ``corrupt`` (bad bytes, a broken chain) or
+    ``unfinished`` (cut short: no footer). ``index`` is the first bad record."""
+
+    kind: str
+    index: int
+    reason: str
+
+
+@dataclass
+class LogFile:
+    """A log as read: the record bodies (decoded), their chain values, and the first
+    problem found while reading (``None``: every record is whole and chained)."""
+
+    records: list[dict] = field(default_factory=list)
+    hashes: list[bytes | None] = field(default_factory=list)
+    problem: Problem | None = None
+    source: str = "msgpack"  # or "jsonl"
+    chained: bool = True  # False: a hand-written JSON Lines log without "h"
+
+    @property
+    def header(self) -> dict | None:
+        return self.records[0] if self.records and self.records[0].get("kind") == "header" else None
+
+    @property
+    def footer(self) -> dict | None:
+        return self.records[-1] if len(self.records) > 1 and self.records[-1].get("kind") == "end" else None
+
+
+_MIDDLE = frozenset(INPUT_KINDS)
+
+
+def _structure(records: list[dict], index: int, body: Any) -> str | None:
+    """Why a decoded body cannot be record ``index`` of a log (``None``: it can)."""
+    if type(body) is not dict:
+        return "not a log record (a map with a 'kind')"
+    kind = body.get("kind")
+    if index and kind in _MIDDLE:
+        if records[-1].get("kind") == "end":
+            return "a record after the footer"
+        return None
+    if not isinstance(kind, str):
+        return "not a log record (a map with a 'kind')"
+    if kind not in _KINDS:
+        return f"unknown record kind {kind!r}"
+    if index == 0 and kind != "header":
+        return "the first record must be the header"
+    if index > 0 and kind == "header":
+        return "a second header"
+    if records and records[-1].get("kind") == "end":
+        return "a record after the footer"
+    return None
+
+
+def read_msgpack(data: bytes) -> LogFile:
+    """Read a binary log. Never raises on bad content: the result's ``problem`` says
+    what is wrong and where; the records before it are returned."""
+    log = LogFile()
+    records, hashes = log.records, log.hashes
+    unpacker = msgpack.Unpacker(raw=False, use_list=True, strict_map_key=True)
+    unpacker.feed(data)
+    unpackb = msgpack.unpackb
+    sha256 = hashlib.sha256
+    head = ZERO
+    middle = _MIDDLE
+    end = 0  # where the last whole record ends (tell() is not reliable after a cut record)
+    try:
+        for item in unpacker:
+            index = len(records)
+            if (type(item) is not list or len(item) != 2 or type(item[0]) is not bytes
+                    or type(item[1]) is not bytes):
+                log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
+                return log
+            body_bytes, h = item
+            head = sha256(head + body_bytes).digest()
+            if h != head:
+                log.problem = Problem("corrupt", index, f"hash chain broken at record {index}: "
+                                                        f"recorded {h.hex()[:16]}…, computed {head.hex()[:16]}…")
+                return log
+            try:
+                body = unpackb(body_bytes, raw=False, strict_map_key=True)
+            except Exception as e:  # noqa: BLE001 - any decoding error is corruption
+                log.problem = Problem("corrupt", index, f"record {index} does not decode: {e}")
+                return log
+            # The common case inline: an input record in the middle of the log.
+            if not (type(body) is dict and index and body.get("kind") in middle
+                    and records[-1].get("kind") != "end"):
+                why = _structure(records, index, body)
+                if why:
+                    log.problem = Problem("corrupt", index, f"record {index}: {why}")
+                    return log
+            records.append(body)
+            hashes.append(h)
+            end = unpacker.tell()
+    except Exception as e:  # noqa: BLE001 - undecodable framing
+        index = len(records)
+        log.problem = Problem("corrupt", index, f"undecodable bytes in record {index}: {e}")
+        return log
+    index = len(records)
+    rest = len(data) - end
+    if rest:
+        log.problem = Problem("unfinished", index, f"the log ends inside record {index} ({rest} bytes of it)")
+    elif log.footer is None:
+        log.problem = Problem("unfinished", index, f"no footer after {index} whole records")
+    return log
+
+
+def read_log(source: str | os.PathLike | bytes) -> LogFile:
+    """Read a log from a path or from bytes, in either form (msgpack or JSON Lines).
+    Raises ``OSError`` when a path cannot be read; bad content is reported in ``problem``."""
+    data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
+    if looks_like_jsonl(data):
+        from .jsonl import read_jsonl
+
+        return read_jsonl(data)
+    return read_msgpack(bytes(data))
+
+
+def sniff(data: bytes) -> str | None:
+    """``msgpack``, ``jsonl``, or ``None`` when the bytes cannot be a game log at all
+    (an empty file is a log cut short before its header: ``msgpack``)."""
+    if not data or data[:1] == b"\x92":
+        return "msgpack"
+    if looks_like_jsonl(data):
+        return "jsonl"
+    return None
+
+
+def looks_like_jsonl(data: bytes) -> bool:
+    """A JSON Lines log starts with ``{`` (after blank space); a binary log with ``0x92``."""
+    return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{"

@@ -1,0 +1,289 @@
+"""Verify a game log: the hash chain, the deal against its commitment, and every recorded
+consequence, by re-running each input through a fresh table of the engine.
+
+:func:`verify` returns a :class:`Report`; ``status`` is
+
+* ``verified``: everything checks;
+* ``failed``: ``record`` is the first bad record and ``reason`` says why (a broken chain,
+  a reveal that does not match the commitment, events the engine does not produce, an
+  input the engine refuses, a footer that is not the game's result…);
+* ``unfinished``: the log was cut short (no footer); its whole records are chained but
+  without the reveal the deal cannot be checked, so it does not verify;
+* ``unusable``: not something this verifier can check (not a log, an unknown format
+  version, another engine version).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..cards import parse_card
+from ..engine.game import ActionError
+from ..engine.games import GAME_IDS, game_class
+from ..engine.table import Table
+from .deal import check_reveal, commitment, deal_key
+from .format import FORMAT, VERSION, LogFile, plain
+
+__all__ = ["Report", "verify", "Rerun"]
+
+
+@dataclass
+class Report:
+    path: str
+    status: str
+    record: int | None = None
+    reason: str | None = None
+    game: str | None = None
+    records: int = 0
+    chained: bool = True
+    deal: str | None = None  # "committed" or "explicit"
+    result: dict | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "verified"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Mismatch(Exception):
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(reason)
+        self.index = index
+        self.reason = reason
+
+
+class Unusable(Exception):
+    pass
+
+
+def _hexbytes(value, what: str, index: int, size: int | None = None) -> bytes:
+    try:
+        out = bytes.fromhex(value)
+    except (TypeError, ValueError):
+        raise Mismatch(index, f"{what} is not hex") from None
+    if size is not None and len(out) != size:
+        raise Mismatch(index, f"{what} must be {size} bytes")
+    return out
+
+
+def check_header(header: dict) -> type:
+    """The game class of a header, or :class:`Unusable` with the reason."""
+    if header.get("format") != FORMAT:
+        raise Unusable(f"not a pidor log (format {header.get('format')!r})")
+    if header.get("version") != VERSION:
+        raise Unusable(f"log format version {header.get('version')!r}; this verifier reads version {VERSION}")
+    game = header.get("game")
+    if game not in GAME_IDS:
+        raise Unusable(f"unknown game {game!r}")
+    cls = game_class(game)
+    if header.get("engine") != cls.version:
+        raise Unusable(f"the log was written by {game} engine {header.get('engine')!r}; "
+                       f"this verifier has engine {cls.version!r}")
+    return cls
+
+
+class Rerun:
+    """A fresh table set up as the header says, ready to take the log's inputs."""
+
+    def __init__(self, header: dict) -> None:
+        check_header(header)
+        try:
+            seats = [{"kind": "human" if s.get("kind") == "human" else "bot"} for s in header["seats"]]
+            self.table = Table(header["options"], seats)
+            info = header["table"]
+            self.table.games = int(info["number"]) - 1
+            self.table.mark = info["mark"]
+            self.table.previous = info["previous"]
+            self.deal = header["deal"]
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise Mismatch(0, f"bad header: {e!r}") from None
+
+    def start_args(self, footer: dict | None) -> dict:
+        """The ``Table.start`` arguments of the deal; checks the reveal against the
+        commitment (record index of the footer on failure)."""
+        deal = self.deal
+        first = deal.get("first")
+        if "deck" in deal:
+            try:
+                return {"deck": [parse_card(c) for c in deal["deck"]], "first": first}
+            except (TypeError, ValueError) as e:
+                raise Mismatch(0, f"bad deck in header: {e}") from None
+        n = self.table.options["players"]
+        committed = _hexbytes(deal.get("commitment"), "the commitment", 0, 32)
+        seeds = deal.get("seat_seeds")
+        if not isinstance(seeds, list) or len(seeds) != n:
+            raise Mismatch(0, f"the header must give {n} seat seeds (null for none)")
+        seat_seeds = [None if s is None else _hexbytes(s, f"seat {i}'s seed", 0) for i, s in enumerate(seeds)]
+        where = footer["_index"] if footer else 0
+        reveal = footer.get("reveal") if footer else None
+        if not isinstance(reveal, dict):
+            raise Mismatch(where, "the footer reveals no server seed")
+        server_seed = _hexbytes(reveal.get("server_seed"), "the revealed server seed", where, 32)
+        if not check_reveal(committed, server_seed):
+            raise Mismatch(where, "the revealed server seed does not match the commitment: "
+                                  f"SHA-256 of it is {commitment(server_seed).hex()}, "
+                                  f"the header committed to {committed.hex()}")
+        try:
+            key = deal_key(server_seed, seat_seeds)
+        except ValueError as e:
+            raise Mismatch(0, str(e)) from None
+        return {"seed": key, "first": first}
+
+    def run(self, index: int, rec: dict, start: dict | None = None) -> list[dict]:
+        """Carry out one input record on the table; returns the events it produced."""
+        t = self.table
+        kind = rec["kind"]
+        now = rec.get("now", 0.0)
+        try:
+            if kind == "start":
+                return t.start(now=now, **start)
+            if kind == "act":
+                game = t.game
+                if game is None:
+                    raise Mismatch(index, "an action before the deal")
+                action = game.parse_action(rec.get("action"))
+                return t.act(rec["seat"], action, now)
+            if kind == "call":
+                return t.answer(rec["seat"], True, now)
+            if kind == "pass":
+                seats = rec["seats"]
+                if type(seats) is not list or not seats:
+                    raise Mismatch(index, "a pass record names no seats")
+                events = []
+                for seat in seats:
+                    events += t.answer(seat, False, now)
+                return events
+            if kind == "vote":
+                return t.vote(rec["seat"], bool(rec["guilty"]), now)
+            if kind == "tick":
+                return t.tick(now)
+        except ActionError as e:
+            raise Mismatch(index, f"the engine refuses this {kind}: {e.message}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise Mismatch(index, f"malformed {kind} record: {e!r}") from None
+        raise Mismatch(index, f"unexpected {kind!r} record")
+
+
+def _first_difference(produced: list, recorded) -> str:
+    if not isinstance(recorded, list):
+        return "the record has no event list"
+    for k, (a, b) in enumerate(zip(produced, recorded)):
+        if a != b:
+            return f"event {k}: the engine gives {_short(a)}, the log has {_short(b)}"
+    if len(produced) != len(recorded):
+        return f"the engine gives {len(produced)} events, the log has {len(recorded)}"
+    return "events differ"
+
+
+def _short(x, limit: int = 240) -> str:
+    text = repr(x)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _check_log(log: LogFile, report: Report, allow_explicit: bool) -> None:
+    header = log.header
+    if header is None:
+        if log.problem is not None:
+            if log.problem.kind == "unfinished" and not log.records:
+                report.status, report.record, report.reason = "unfinished", 0, log.problem.reason
+                return
+            raise Mismatch(log.problem.index, log.problem.reason)
+        raise Unusable("the first record is not a header")
+    check_header(header)
+    report.game = header.get("game")
+    rerun = Rerun(header)
+    deal = header.get("deal")
+    if not isinstance(deal, dict):
+        raise Mismatch(0, "the header has no deal")
+    report.deal = "explicit" if "deck" in deal else "committed"
+    if report.deal == "explicit" and not allow_explicit:
+        raise Mismatch(0, "the deal is an explicit deck, not a committed one: not provably fair "
+                          "(verify --allow-explicit accepts it)")
+    footer = log.footer
+    if footer is not None:
+        footer = dict(footer, _index=len(log.records) - 1)
+    records = log.records[1:-1] if footer is not None else log.records[1:]
+    # Re-run every whole record even in a log with a problem: the first bad one wins.
+    start_args = None
+    for index, rec in enumerate(records, start=1):
+        kind = rec["kind"]
+        if index == 1:
+            if kind != "start":
+                raise Mismatch(1, "the record after the header must be the deal (start)")
+            if footer is None:  # unfinished: the deal cannot be checked without the reveal
+                break
+            start_args = rerun.start_args(footer)
+        elif kind == "start":
+            raise Mismatch(index, "a second deal in one log")
+        try:
+            produced = rerun.run(index, rec, start_args)
+        except Mismatch:
+            raise
+        except Exception as e:  # noqa: BLE001 - a crafted log may crash the engine: a failure, not ours
+            raise Mismatch(index, f"the engine could not re-run this {kind}: {e!r}") from None
+        recorded = rec.get("events")
+        # Fast path: events made only of lists and string keys compare as they are;
+        # otherwise compare their log form (tuples as lists, seats as string keys).
+        if produced != recorded:
+            produced = plain(produced)
+            if produced != recorded:
+                raise Mismatch(index, f"{kind}: {_first_difference(produced, recorded)}")
+        if kind == "act" and rec.get("auto") is not None and produced and produced[0].get("_violations"):
+            raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
+    if log.problem is not None:
+        if log.problem.kind == "unfinished":
+            report.status, report.record, report.reason = "unfinished", log.problem.index, log.problem.reason
+            return
+        raise Mismatch(log.problem.index, log.problem.reason)
+    if len(log.records) < 2 or footer is None:
+        raise Mismatch(len(log.records), "no deal and no footer")
+    _check_footer(log, footer, rerun, report)
+
+
+def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> None:
+    index = footer["_index"]
+    t = rerun.table
+    status = footer.get("status")
+    if status == "over":
+        if not t.finished:
+            raise Mismatch(index, "the footer says the game is over, but the actions do not finish it")
+        result = plain(t.game.result)
+        if footer.get("result") != result:
+            raise Mismatch(index, f"the footer's result {_short(footer.get('result'))} is not the game's "
+                                  f"result {_short(result)}")
+        if footer.get("order") != result.get("order"):
+            raise Mismatch(index, "the footer's finishing order is not the game's")
+    elif status == "aborted":
+        if t.finished:
+            raise Mismatch(index, "the footer says aborted, but the game is over")
+        if footer.get("result") is not None:
+            raise Mismatch(index, "an aborted game has no result")
+        report.notes.append(f"aborted: {footer.get('reason')}")
+    else:
+        raise Mismatch(index, f"unknown footer status {status!r}")
+    if footer.get("mark") != t.mark:
+        raise Mismatch(index, f"the footer gives the mark to {footer.get('mark')!r}, the game to {t.mark!r}")
+    if footer.get("records") != len(log.records):
+        raise Mismatch(index, f"the footer counts {footer.get('records')!r} records, the log has {len(log.records)}")
+    if log.chained and footer.get("head") != log.hashes[index - 1].hex():
+        raise Mismatch(index, "the footer's chain head is not the chain value of the record before it")
+    report.result = footer.get("result")
+
+
+def verify(log: LogFile, path: str = "", *, allow_explicit: bool = False) -> Report:
+    """Check one log (already read, see :func:`~pidor.gamelog.format.read_log`)."""
+    report = Report(path=path, status="verified", records=len(log.records), chained=log.chained)
+    if not log.chained:
+        report.notes.append("unchained: a hand-written log without 'h' (the chain is not checked)")
+    try:
+        _check_log(log, report, allow_explicit)
+    except Mismatch as e:
+        report.status, report.record, report.reason = "failed", e.index, e.reason
+    except Unusable as e:
+        report.status, report.reason = "unusable", str(e)
+    except Exception as e:  # noqa: BLE001 - an engine crash on a crafted log is a failure, not ours
+        report.status, report.reason = "failed", f"the engine could not re-run the log: {e!r}"
+    return report

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Benchmarks of game logs and scripted matches, on one core (one process, one thread).
+
+* ``match``: four-player games per second played in-process by ``pidor match``'s engine
+  (``run_match``), without logs and with a log written per game;
+* ``verify``: four-player logs verified per second (read + hash chain + commitment + re-run
+  of every input through the engine + every consequence compared), from bytes in memory;
+  and, for comparison, the engine alone re-running the same inputs (the floor).
+
+Goals (issue 5): ≥ 150 «пидор» games/s in ``match``, ≥ 200 verified games/s.
+
+    .venv/bin/python scripts/bench_logs.py [--games 60] [--repeat 3] [--json]
+
+Each figure is the best of ``--repeat`` runs (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pidor.gamelog.format import read_log  # noqa: E402
+from pidor.gamelog.verify import Rerun, verify  # noqa: E402
+from pidor.match import run_match  # noqa: E402
+
+SPECS = {
+    "honest": None,  # builtin:random everywhere: honest random play, no calls
+    "cheaty": ["builtin:random:cheat=0.1,attention=0.5,false_call=0.01"] * 4,
+}
+GAMES = ("pidor", "podkidnoy", "perevodnoy")
+
+
+def best(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=60, help="games per measurement")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    n = args.games
+    results: dict = {"players": 4, "games": n, "match": {}, "verify": {}, "rerun": {}, "log_bytes": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in GAMES:
+            for label, specs in SPECS.items():
+                key = f"{game}/{label}"
+                secs = best(lambda: run_match(game, 4, n, seed="bench", specs=specs), args.repeat)
+                results["match"][key] = round(n / secs, 1)
+                logdir = Path(tmp) / key.replace("/", "-")
+                secs = best(lambda: run_match(game, 4, n, seed="bench", specs=specs, logs=logdir), args.repeat)
+                results["match"][key + "+logs"] = round(n / secs, 1)
+                datas = [p.read_bytes() for p in sorted(logdir.iterdir())]
+                results["log_bytes"][key] = sum(map(len, datas)) // len(datas)
+
+                def check_all() -> None:
+                    for data in datas:
+                        report = verify(read_log(data))
+                        if not report.ok:
+                            raise SystemExit(f"bench log does not verify: {report}")
+
+                secs = best(check_all, args.repeat)
+                results["verify"][key] = round(len(datas) / secs, 1)
+                # The floor: only the engine re-running the inputs (logs read beforehand).
+                logs = [read_log(data) for data in datas]
+
+                def rerun_all() -> None:
+                    for log in logs:
+                        rerun = Rerun(log.header)
+                        start = rerun.start_args(dict(log.footer, _index=len(log.records) - 1))
+                        for index, rec in enumerate(log.records[1:-1], start=1):
+                            rerun.run(index, rec, start)
+
+                secs = best(rerun_all, args.repeat)
+                results["rerun"][key] = round(len(datas) / secs, 1)
+    if args.json:
+        print(json.dumps(results))
+        return
+    print(f"four-player games, {n} per run, best of {args.repeat} (games/s, one core)")
+    print(f"{'game/bots':18} {'match':>7} {'match+logs':>11} {'verify':>7} {'(engine re-run only)':>21} {'log KB':>7}")
+    for key in results["verify"]:
+        print(f"{key:18} {results['match'][key]:7.1f} {results['match'][key + '+logs']:11.1f} "
+              f"{results['verify'][key]:7.1f} {results['rerun'][key]:21.1f} {results['log_bytes'][key] / 1024:7.1f}")
+    print("goals: match pidor >= 150 games/s; verify >= 200 games/s")
+
+
+if __name__ == "__main__":
+    main()

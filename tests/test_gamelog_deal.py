@@ -1,0 +1,130 @@
+"""Provably fair deals (T10): the worked example in protocol/LOGS.md is recomputed here from
+the code, line by line, and the engines deal what the document says they deal."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from pidor.cards import card_code, deck as full_deck, parse_cards
+from pidor.engine.seeds import Rng, shuffled
+from pidor.engine.table import Table
+from pidor.gamelog.deal import check_reveal, commitment, deal_key, deal_message
+from pidor.gamelog.format import ZERO, chain, frame
+
+LOGS_MD = Path(__file__).resolve().parent.parent / "protocol" / "LOGS.md"
+
+
+def doc_block(name: str) -> dict[str, str]:
+    """The ``name: value`` lines of the fenced block ```text <name> in LOGS.md."""
+    text = LOGS_MD.read_text(encoding="utf-8")
+    m = re.search(rf"```text {re.escape(name)}\n(.*?)```", text, re.S)
+    assert m, f"LOGS.md has no ```text {name} block"
+    out = {}
+    for line in m.group(1).splitlines():
+        key, _, value = line.partition(":")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def hexbytes(text: str) -> bytes:
+    return bytes.fromhex(text.replace(" ", ""))
+
+
+@pytest.fixture(scope="module")
+def example() -> dict[str, str]:
+    return doc_block("deal-example")
+
+
+def example_seeds(example) -> list[bytes | None]:
+    return [None if s == "-" else bytes.fromhex(s) for s in example["seat_seeds"].split()]
+
+
+def test_T10_worked_example_commitment_message_and_key(example):
+    server = hexbytes(example["server_seed"])
+    seeds = example_seeds(example)
+    assert seeds == [b"alice", None, b"\xff\x00", None]
+    assert commitment(server).hex() == example["commitment"]
+    assert deal_message(seeds) == hexbytes(example["message"])
+    assert deal_key(server, seeds).hex() == example["key"]
+
+
+def test_T10_worked_example_stream_swaps_and_deck(example):
+    key = hexbytes(example["key"])
+    start = parse_cards(example["start"])
+    assert start == full_deck(36)
+    # The stream blocks, computed as the document defines them.
+    blocks = sorted(k for k in example if k.startswith("deck."))
+    for k in blocks:
+        n = int(k.split(".")[1])
+        assert hmac.new(key, b"deck" + n.to_bytes(8, "big"), hashlib.sha256).hexdigest() == example[k]
+    # Fisher–Yates by hand from the documented blocks and j values.
+    stream = b"".join(hexbytes(example[k]) for k in blocks)
+    us = [int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4)]
+    js = [int(x) for x in example["j"].split()]
+    cards = list(start)
+    for step, i in enumerate(range(35, 0, -1)):
+        limit = 2**32 - (2**32 % (i + 1))
+        assert us[step] < limit  # the document says no draw is rejected
+        assert us[step] % (i + 1) == js[step]
+        cards[i], cards[js[step]] = cards[js[step]], cards[i]
+    assert [card_code(c) for c in cards] == example["deck"].split()
+    assert shuffled(start, key) == cards
+
+
+def test_T10_worked_example_bottle_and_the_engines_deal(example):
+    key = hexbytes(example["key"])
+    assert hmac.new(key, b"bottle" + bytes(8), hashlib.sha256).hexdigest() == example["bottle.0"]
+    first = int(example["first"])
+    assert Rng(key, b"bottle").below(4) == first
+    deck = example["deck"].split()
+    # «пидор» (P2): seat s has cards s and n+s face down, 2n+s face up; seat `first` is on turn.
+    t = Table({"game": "pidor", "players": 4, "deck": 36})
+    t.start(seed=key)
+    view = t.view(None)
+    assert view["turn"] == first
+    assert [s["cards"][-1] for s in view["stacks"]] == deck[8:12]
+    zones = t.game.zones()
+    assert [card_code(c) for c in zones["stack.0"]] == [deck[0], deck[4], deck[8]]
+    # «дурак» (D1, D2): seat s gets s, n+s, …; the last card is the trump card; `first` attacks.
+    t = Table({"game": "podkidnoy", "players": 4, "deck": 36})
+    t.start(seed=key)
+    assert sorted(t.view(0)["hand"]) == sorted(deck[0:24:4]) == sorted("Jh 8d Jc Js Qs 8h".split())
+    assert t.view(None)["trump_card"] == deck[-1] == "Ad"
+    assert t.to_act() == [first]
+
+
+def test_T10_chain_example_in_the_doc():
+    ex = doc_block("chain-example")
+    body = hexbytes(ex["body"])
+    assert msgpack.unpackb(body) == {"kind": "tick", "now": 2.5, "events": []}
+    assert msgpack.packb({"kind": "tick", "now": 2.5, "events": []}) == body
+    assert chain(ZERO, body).hex() == ex["h"]
+    assert frame(body, chain(ZERO, body)) == b"\x92\xc4\x20" + body + b"\xc4\x20" + hexbytes(ex["h"])
+
+
+def test_T10_every_seed_changes_the_key_and_none_equals_empty():
+    server = bytes(range(32))
+    base = deal_key(server, [b"a", None, None])
+    assert deal_key(server, [b"a", b"", None]) == base  # no seed is the empty seed
+    assert deal_key(server, [b"a", b"b", None]) != base
+    assert deal_key(server, [None, b"a", None]) != base  # the seat matters
+    assert deal_key(server, [b"a", None]) != deal_key(server, [b"a", None, None])  # the count matters
+    assert deal_key(bytes(32), [b"a", None, None]) != base
+    # Lengths are encoded: moving a byte across the seat boundary changes the key.
+    assert deal_key(server, [b"ab", b"c"]) != deal_key(server, [b"a", b"bc"])
+
+
+def test_T10_reveal_check_and_seed_limits():
+    server = bytes(range(32))
+    assert check_reveal(commitment(server), server)
+    assert not check_reveal(commitment(server), bytes(32))
+    with pytest.raises(ValueError):
+        deal_key(b"short", [None])
+    with pytest.raises(ValueError):
+        deal_key(server, [b"x" * 65])

@@ -1,0 +1,349 @@
+"""`pidor verify`: logs of every game type verify (with cheats, calls, verdicts of every
+kind, ties, payments, timeouts), and every falsification fails at the right record —
+including forgeries that recompute the hash chain, which only the re-run can catch."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import msgpack
+import pytest
+from click.testing import CliRunner
+
+from pidor.bots import RandomBot
+from pidor.engine.seeds import Rng
+from pidor.engine.table import Table
+from pidor.gamelog.commands import verify as verify_cmd
+from pidor.gamelog.format import ZERO, chain, frame, read_log
+from pidor.gamelog.jsonl import export_jsonl
+from pidor.gamelog.record import Recorder
+from pidor.gamelog.verify import verify
+from pidor.autoplay import play_game
+from pidor.match import run_match
+
+CHEATY = "builtin:random:cheat=0.2,attention=0.6,false_call=0.05,acquit=0.4"
+
+
+def bodies(data: bytes) -> list[dict]:
+    return [msgpack.unpackb(b) for b, _ in msgpack.Unpacker(io.BytesIO(data))]
+
+
+def forge(records: list[dict], fix_footer: bool = True) -> bytes:
+    """A log with a freshly computed chain (a forger can always do this)."""
+    out, head = [], ZERO
+    for k, rec in enumerate(records):
+        rec = dict(rec)
+        if fix_footer and rec["kind"] == "end":
+            rec["records"] = len(records)
+            rec["head"] = head.hex()
+        body = msgpack.packb(rec)
+        head = chain(head, body)
+        out.append(frame(body, head))
+    return b"".join(out)
+
+
+def check(data: bytes, **kw):
+    return verify(read_log(data), "test", **kw)
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> dict[str, list[bytes]]:
+    d = tmp_path_factory.mktemp("logs")
+    out = {}
+    for game, players, hard in (("pidor", 3, None), ("pidor", 4, None), ("podkidnoy", 4, True),
+                                ("perevodnoy", 3, None)):
+        r = run_match(game, players, 3, seed=f"verify-{game}-{players}", hard=hard,
+                      specs=[CHEATY] * players, logs=d / f"{game}{players}")
+        out[f"{game}{players}"] = [open(p, "rb").read() for p in r.logs]
+    return out
+
+
+def all_events(data: bytes) -> list[dict]:
+    return [e for rec in bodies(data) for e in rec.get("events", [])]
+
+
+def test_logs_of_every_game_verify_with_cheats_calls_ties_and_payments(logs):
+    outcomes, reasons, kinds = set(), set(), set()
+    for name, datas in logs.items():
+        for data in datas:
+            report = check(data)
+            assert report.ok, (name, report)
+            assert report.deal == "committed" and report.chained
+            events = all_events(data)
+            outcomes |= {e["outcome"] for e in events if e["type"] == "verdict"}
+            reasons |= {e["reason"] for e in events if e["type"] == "mark"}
+            kinds |= {e["type"] for e in events}
+            assert any(e.get("_violations") for e in events if e["type"] == "action"), name
+    assert outcomes == {"honest", "guilty", "clean", "tie"}
+    assert {"false_call", "lost_vote", "convicted", "loser"} <= reasons
+    assert {"payment", "give", "payment_due", "undo", "court", "vote"} <= kinds
+
+
+def test_timeouts_and_clocks_are_logged_and_verified():
+    """T3/T4/D5: windows, courts and «бито» that end on the clock, as ticks; T9 auto acts."""
+    for game in ("pidor", "podkidnoy"):
+        t = Table({"game": game, "players": 3})
+        buf = io.BytesIO()
+        rec = Recorder(t, buf, server_seed=bytes(range(32)), seat_seeds=[b"x", None, b"y"])
+        rec.start(now=100.0)
+        bots = [RandomBot(s, b"tick", cheat=0.3) for s in range(3)]
+        now, steps, ticks, courts = 100.0, 0, 0, 0
+        while not t.finished and steps < 5000:
+            steps += 1
+            if t.court is not None:
+                voters = t.waiting_votes()
+                if voters and steps % 2:
+                    rec.vote(voters[0], True, now)
+                now = t.deadline() if t.deadline() is not None else now
+                ticks += bool(rec.tick(now))
+                courts += 1
+                continue
+            if t.window is not None:
+                owing = t.waiting_answers()
+                if t.window["violations"] and courts < 6:
+                    rec.answer(owing[0], True, now + 0.5)
+                elif steps % 3:
+                    rec.answer(owing[0], False, now + 0.5)  # the others stay silent
+                    if t.window is not None:
+                        now = t.deadline()
+                        ticks += bool(rec.tick(now))
+                else:
+                    now = t.deadline()
+                    ticks += bool(rec.tick(now))
+                continue
+            seats = t.to_act()
+            action = None
+            for s in seats:
+                action = bots[s].choose_action(t)
+                if action is not None:
+                    auto = "timeout" if (steps % 7 == 0 and action in t.game.honest_actions(s)) else None
+                    rec.act(s, action, now + 1.0, auto=auto)
+                    now += 1.0
+                    break
+            if action is None:
+                now = t.deadline()
+                ticks += bool(rec.tick(now))
+        assert t.finished
+        rec.close()
+        data = buf.getvalue()
+        kinds = [r["kind"] for r in bodies(data)]
+        assert kinds.count("tick") >= 5 and "vote" in kinds and "call" in kinds
+        assert any(r.get("auto") == "timeout" for r in bodies(data))
+        report = check(data)
+        assert report.ok, report
+        # A different clock reading changes the deadlines the events carry.
+        recs = bodies(data)
+        k = next(i for i, r in enumerate(recs) if r["kind"] == "act" and i > 3)
+        recs[k]["now"] += 0.25
+        report = check(forge(recs))
+        assert report.status == "failed" and report.record == k and "event" in report.reason
+
+
+@pytest.fixture(scope="module")
+def sample(logs) -> bytes:
+    """A 4-player «пидор» log with a guilty verdict."""
+    for data in logs["pidor4"]:
+        if any(e["type"] == "verdict" and e["outcome"] == "guilty" for e in all_events(data)):
+            return data
+    raise AssertionError("no guilty verdict in the sample games")
+
+
+def index_of(recs, pred, start: int = 2) -> int:
+    return next(i for i, r in enumerate(recs) if i >= start and pred(r))
+
+
+def test_forgeries_with_a_recomputed_chain_fail_at_the_right_record(sample):
+    recs = bodies(sample)
+    assert check(forge(recs)).ok  # the forge helper itself changes nothing
+    cheat = index_of(recs, lambda r: r["kind"] == "act" and r["events"][0]["_violations"])
+    guilty = index_of(recs, lambda r: any(e["type"] == "verdict" and e.get("outcome") == "guilty"
+                                          for e in r["events"]))
+    passes = index_of(recs, lambda r: r["kind"] == "pass")
+    acts = [i for i, r in enumerate(recs) if r["kind"] == "act"]
+
+    def tampered(change) -> "Report":  # noqa: F821
+        copy = bodies(sample)
+        change(copy)
+        return check(forge(copy))
+
+    cases = {
+        # A hidden violation removed from the record.
+        "violations": (lambda c: c[cheat]["events"][0].__setitem__("_violations", []), cheat),
+        # A verdict changed.
+        "verdict": (lambda c: [e.__setitem__("outcome", "clean") for e in c[guilty]["events"]
+                               if e["type"] == "verdict"], guilty),
+        # Another action in place of the recorded one (its events kept).
+        "action": (lambda c: c[acts[3]].__setitem__("seat", (c[acts[3]]["seat"] + 1) % 4), acts[3]),
+        # A pass removed: the next action comes while the window is still open.
+        "removed": (lambda c: c.pop(passes), passes),
+        # Two actions with their windows swapped.
+        "reordered": (lambda c: c.__setitem__(slice(acts[5], acts[5] + 4),
+                                              c[acts[5] + 2:acts[5] + 4] + c[acts[5]:acts[5] + 2]), acts[5]),
+        # A record inserted (a copy of a pass).
+        "inserted": (lambda c: c.insert(passes + 1, dict(c[passes])), passes + 1),
+        # Another result.
+        "result": (lambda c: c[-1].__setitem__("result", dict(c[-1]["result"], loser=(c[-1]["result"]["loser"] + 1) % 4)),
+                   len(recs) - 1),
+        "order": (lambda c: c[-1].__setitem__("order", c[-1]["order"][::-1]), len(recs) - 1),
+        "mark": (lambda c: c[-1].__setitem__("mark", None), len(recs) - 1),
+        # A reveal that does not match the commitment, and a changed seat seed.
+        "reveal": (lambda c: c[-1].__setitem__("reveal", {"server_seed": "00" * 32}), len(recs) - 1),
+        "seat_seed": (lambda c: c[0]["deal"].__setitem__("seat_seeds", ["aa", None, None, None]), 2),
+        # The game cut short but called over.
+        "truncated": (lambda c: c.__delitem__(slice(len(c) - 40, len(c) - 1)), len(recs) - 40),
+    }
+    for name, (change, where) in cases.items():
+        report = tampered(change)
+        assert report.status == "failed", (name, report)
+        assert report.record == where, (name, report.record, where, report.reason)
+        assert report.reason
+
+
+def test_a_stale_head_or_count_in_the_footer_fails(sample):
+    recs = bodies(sample)
+    recs[-1]["head"] = "00" * 32
+    report = check(forge(recs, fix_footer=False))
+    assert report.status == "failed" and "head" in report.reason and report.record == len(recs) - 1
+    recs = bodies(sample)
+    recs[-1]["records"] += 1
+    report = check(forge(recs, fix_footer=False))
+    assert report.status == "failed" and "records" in report.reason
+
+
+def test_an_auto_action_must_be_honest():
+    t = Table({"game": "pidor", "players": 3})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(32))
+    rec.start()
+    bots = [RandomBot(s, b"auto") for s in range(3)]
+    while True:  # honest play until the seat on turn could cheat
+        seat = t.to_act()[0]
+        dishonest = [a for a in t.game.actions(seat) if t.game.check(seat, a)]
+        if dishonest:
+            break
+        rec.act(seat, bots[seat].choose_action(t), auto="timeout")  # honest auto acts are fine
+        for o in t.waiting_answers():
+            rec.answer(o, False)
+    assert check_partial(rec, buf).ok
+    rec.act(seat, dishonest[0], auto="timeout")
+    where = len(bodies(buf.getvalue()))
+    rec.close(aborted="test")
+    report = check(buf.getvalue())
+    assert report.status == "failed" and report.record == where - 1 and "T9" in report.reason
+
+
+def check_partial(rec: Recorder, buf: io.BytesIO):
+    """Verify what is written so far, closed as aborted (on a copy)."""
+    data = buf.getvalue()
+    recs = bodies(data) + [dict(rec.footer(aborted="copy"), kind="end")]
+    return check(forge(recs))
+
+
+def test_aborted_games_verify_and_unfinished_ones_do_not():
+    t = Table({"game": "podkidnoy", "players": 2})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(32))
+    rec.start()
+    bots = [RandomBot(s, b"abort") for s in range(2)]
+    for _ in range(5):
+        s, action = next((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None)
+        rec.act(s, action)
+        for o in t.waiting_answers():
+            rec.answer(o, False)
+    rec.close(aborted="server stopped")
+    report = check(buf.getvalue())
+    assert report.ok and "aborted" in report.notes[0]
+    recs = bodies(buf.getvalue())
+    recs[-1]["status"] = "over"
+    assert check(forge(recs)).status == "failed"
+    # Cut short: unfinished, never verified (the deal cannot be checked without the reveal).
+    report = check(buf.getvalue()[:-50])
+    assert report.status == "unfinished" and not report.ok
+
+
+def test_explicit_decks_need_allow_explicit_and_hand_written_logs_without_h(sample):
+    from pidor.cards import card_code, deck as full_deck
+    from pidor.engine.seeds import shuffled
+    from pidor.gamelog.verify import Rerun
+
+    log = read_log(sample)
+    # Rebuild the same game with its deal written out as a deck instead of committed.
+    rerun = Rerun(log.header)
+    args = rerun.start_args(dict(log.footer, _index=len(log.records) - 1))
+    rerun.run(1, log.records[1], args)
+    order = shuffled(full_deck(52), args["seed"])
+    recs = bodies(sample)
+    recs[0]["deal"] = {"deck": [card_code(c) for c in order], "first": rerun.table.game.turn}
+    recs[-1]["reveal"] = None
+    data = forge(recs)
+    report = check(data)
+    assert report.status == "failed" and report.record == 0 and "allow-explicit" in report.reason
+    assert check(data, allow_explicit=True).ok
+    # The same, hand-written style: JSON Lines with no "h" at all.
+    text = "".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "h"}, ensure_ascii=False) + "\n"
+                   for line in export_jsonl(read_log(data)).splitlines())
+    report = verify(read_log(text.encode()), allow_explicit=True)
+    assert report.ok and not report.chained and "unchained" in report.notes[0]
+    broken = text.replace('"outcome": "guilty"', '"outcome": "tie"', 1)
+    assert verify(read_log(broken.encode()), allow_explicit=True).status == "failed"
+
+
+def test_another_engine_version_is_unusable(sample):
+    recs = bodies(sample)
+    recs[0]["engine"] = "pidor-0"
+    report = check(forge(recs))
+    assert report.status == "unusable" and "engine" in report.reason
+
+
+def test_cli_exit_status_and_json(tmp_path, logs, sample):
+    good = tmp_path / "good.plog"
+    good.write_bytes(sample)
+    jsonl = tmp_path / "good.jsonl"
+    jsonl.write_text(export_jsonl(read_log(sample)), encoding="utf-8")
+    bad = tmp_path / "bad.plog"
+    data = bytearray(sample)
+    data[len(data) // 2] ^= 0x40
+    bad.write_bytes(bytes(data))
+    cut = tmp_path / "cut.plog"
+    cut.write_bytes(sample[: len(sample) - 10])
+    junk = tmp_path / "junk.png"
+    junk.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(40))
+    runner = CliRunner()
+
+    r = runner.invoke(verify_cmd, [str(good), str(jsonl)])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("verified") == 2
+
+    r = runner.invoke(verify_cmd, [str(good), str(bad), "--json"])
+    assert r.exit_code == 1
+    out = json.loads(r.output)
+    assert out["ok"] is False
+    assert [x["status"] for x in out["logs"]] == ["verified", "failed"]
+    assert isinstance(out["logs"][1]["record"], int) and out["logs"][1]["reason"]
+
+    r = runner.invoke(verify_cmd, [str(cut)])
+    assert r.exit_code == 1 and "UNFINISHED" in r.output
+
+    for args in ([str(junk)], [str(tmp_path / "missing.plog")], [str(good), str(junk)]):
+        r = runner.invoke(verify_cmd, args)
+        assert r.exit_code == 2, (args, r.output)
+
+
+def test_cli_every_flipped_byte_fails(tmp_path):
+    """Any changed byte of a whole (short) log: exit status 1 (2 only if the very first
+    byte no longer looks like a log)."""
+    t = Table({"game": "podkidnoy", "players": 2})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(range(32)))
+    rec.start()
+    bots = [RandomBot(s, b"flip", cheat=0.3, attention=0.5) for s in range(2)]
+    play_game(rec, bots, Rng(b"flip", b"driver"))
+    rec.close()
+    data = buf.getvalue()
+    assert check(data).ok
+    for off in range(0, len(data), max(1, len(data) // 400)):
+        changed = bytearray(data)
+        changed[off] ^= 0x10
+        report = check(bytes(changed))
+        assert report.status in ("failed", "unfinished") or (off == 0 and report.status == "unusable"), off
