@@ -374,8 +374,8 @@ class DurakGame(DurakState, Game):
 
     # --- mutation -----------------------------------------------------------
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        violations = self._check(seat, action)
+    def perform(self, seat: int, action: Action, violations: tuple[str, ...]) -> list[Event]:
+        violations = list(violations)
         kind = action[0]
         data = self.action_data(action)
         first: Event = {"type": "action", "seat": seat, "action": data, "_violations": violations}

@@ -243,6 +243,12 @@ class Game:
         """Carry out an action (honest or not). Raises :class:`ActionError` and changes
         nothing when it is invalid or impossible. The first event is
         ``{"type": "action", "seat", "action", "_violations"}``."""
+        return self.perform(seat, action, self.check(seat, action))
+
+    def perform(self, seat: int, action: Action, violations: tuple[str, ...]) -> list[Event]:
+        """:meth:`apply` without the check: ``violations`` is what :meth:`check` just
+        returned for this action in this state (the table checks first, to decide on a
+        snapshot and on T6's honest replay, and does not pay for a second check)."""
         raise NotImplementedError
 
     def advance(self) -> list[Event]:

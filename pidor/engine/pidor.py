@@ -229,11 +229,10 @@ class PidorGame(DealPhase, TrickPlay, Game):
 
     # ------------------------------------------------------------------ mutation
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        action = self._validate(seat, action)
-        check, do = _HANDLERS[action[0]]
+    def perform(self, seat: int, action: Action, violations: tuple[str, ...]) -> list[Event]:
+        action = tuple(action)
         args = action[1:]
-        violations = getattr(self, check)(seat, *args)
+        violations = list(violations)
         data = self.action_data(action)
         event: Event = {"type": "action", "seat": seat, "action": data, "_violations": violations}
         if action[0] == "give":
@@ -242,7 +241,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
             event["action"] = {"type": "give"}
             event["_private"] = {self.dues[0][0]: {"action": data}}
         events = [event]
-        getattr(self, do)(seat, *args, events)
+        getattr(self, _HANDLERS[action[0]][1])(seat, *args, events)
         return events
 
     def advance(self) -> list[Event]:

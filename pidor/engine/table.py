@@ -220,7 +220,7 @@ class Table:
         # needs a snapshot: honest actions, the vast majority, skip the copy.
         snapshot = game.snapshot() if callable_ and violations else None
         mark_before = self.mark
-        events = game.apply(seat, action)
+        events = game.perform(seat, action, violations)
         self.honest_only.discard(seat)
         events += self._after_game_events(events)
         if callable_:
