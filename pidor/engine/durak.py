@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from ..cards import card_code, deck as full_deck
 from .durak_state import DurakState
-from .game import Action, Event, Game, ImpossibleAction, InvalidAction
-from .seeds import Rng, shuffled
+from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
 
 __all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "beats", "HAND"]
 
@@ -97,14 +96,7 @@ class DurakGame(DurakState, Game):
         """
         opts = cls.options(options)
         n, size = opts["players"], opts["deck"]
-        if deck is None:
-            if seed is None:
-                raise ValueError("a new game needs a seed or an explicit deck")
-            order = shuffled(full_deck(size), seed)
-        else:
-            order = list(deck)
-            if sorted(order) != sorted(full_deck(size)) or len(set(order)) != size:
-                raise ValueError(f"the deck must hold each card of the {size}-card deck once")
+        order = deal_order(size, seed, deck)
         g = cls.__new__(cls)
         g.players, g.size, g.hard = n, size, opts["hard"]
         g.trump_card = order[-1]
@@ -119,16 +111,9 @@ class DurakGame(DurakState, Game):
         g.payments = []
         g.token = 0
         g.result = None
-        if first is not None:
-            if type(first) is not int or not 0 <= first < n:
-                raise ValueError(f"first must be a seat 0..{n - 1}, not {first!r}")
-            attacker = first
-        elif previous and previous.get("loser") is not None and not previous.get("draw"):
-            attacker = (previous["loser"] - 1) % n  # D2: the seat before the durak
-        elif seed is not None:
-            attacker = Rng(seed, b"bottle").below(n)  # D2, T10: the bottle
-        else:
-            attacker = 0
+        loser = previous.get("loser") if previous and not previous.get("draw") else None
+        # D2: the seat before the durak attacks; the bottle for the first game and after a draw.
+        attacker = first_seat(n, first, seed, None if loser is None else (loser - 1) % n)
         g.first = attacker
         g._start_bout(attacker)
         return g

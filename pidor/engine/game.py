@@ -36,7 +36,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import card_code, parse_card
+from ..cards import card_code, deck as full_deck, parse_card
+from .seeds import Rng, shuffled
 
 __all__ = [
     "Action",
@@ -288,5 +289,29 @@ class Game:
         return action_from_data(self.ACTIONS, data)
 
 
-def next_seat(seat: int, players: int) -> int:
-    return (seat + 1) % players
+def deal_order(size: int, seed: bytes | None, deck: list[int] | None) -> list[int]:
+    """The deck order of a new game, top card first: ``deck`` as given (checked to hold
+    each card of the ``size``-card deck once), or shuffled from ``seed`` (T10)."""
+    if deck is not None:
+        order = list(deck)
+        if sorted(order) != full_deck(size):
+            raise ValueError(f"the deck must hold each card of the {size}-card deck exactly once")
+        return order
+    if seed is None:
+        raise ValueError("a new game needs a seed or an explicit deck")
+    return shuffled(full_deck(size), seed)
+
+
+def first_seat(players: int, first: int | None, seed: bytes | None, by_previous: int | None) -> int:
+    """Who starts: ``first`` if given (tests), else the seat the previous game's result
+    names (P1, D2), else the «бутылка» from the seed (T10), else seat 0."""
+    if first is None:
+        if by_previous is not None:
+            first = by_previous
+        elif seed is not None:
+            first = Rng(seed, b"bottle").below(players)
+        else:
+            first = 0
+    if type(first) is not int or not 0 <= first < players:
+        raise ValueError(f"first must be a seat 0..{players - 1}, not {first!r}")
+    return first

@@ -32,10 +32,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import card_code, deck as full_deck, low_rank
-from .game import Action, Event, Game, ImpossibleAction, InvalidAction
+from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
 from .pidor_deal import DEAL, OVER, SETTLE, TRICKS, DealPhase
 from .pidor_tricks import TrickPlay, beats
-from .seeds import Rng, shuffled
 
 __all__ = ["PidorGame", "beats"]
 
@@ -91,23 +90,10 @@ class PidorGame(DealPhase, TrickPlay, Game):
     ) -> "PidorGame":
         opts = cls.options(options)
         n, size = opts["players"], opts["deck"]
-        if deck is not None:
-            order = list(deck)
-            if sorted(order) != sorted(full_deck(size)):
-                raise ValueError(f"deck must hold each card of the {size}-card deck exactly once")
-        elif seed is not None:
-            order = shuffled(full_deck(size), seed)
-        else:
-            raise ValueError("a new game needs a seed or an explicit deck")
-        if first is None:
-            if previous and previous.get("loser") is not None:
-                first = (previous["loser"] + 1) % n  # P1: after the previous pidor
-            elif seed is not None:
-                first = Rng(seed, b"bottle").below(n)  # P1: the «бутылка»
-            else:
-                first = 0
-        if type(first) is not int or not 0 <= first < n:
-            raise ValueError(f"first must be a seat 0..{n - 1}, not {first!r}")
+        order = deal_order(size, seed, deck)
+        loser = previous.get("loser") if previous else None
+        # P1: after the previous pidor; the «бутылка» for the first game and after a draw.
+        first = first_seat(n, first, seed, None if loser is None else (loser + 1) % n)
         g = cls.__new__(cls)
         g.players = n
         g.deck_size = size
