@@ -31,9 +31,11 @@ class LazyGroup(click.Group):
         try:
             return getattr(import_module(module), attr)
         except (ImportError, AttributeError) as e:  # a command not installed in this build
-            @click.command(name=name, help=f"{short} (unavailable: {e})")
+            why = str(e)
+
+            @click.command(name=name, help=f"{short} (unavailable: {why})")
             def unavailable() -> None:
-                raise click.ClickException(f"'pidor {name}' is not available in this build: {e}")
+                raise click.ClickException(f"'pidor {name}' is not available in this build: {why}")
 
             return unavailable
 

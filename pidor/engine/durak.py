@@ -23,7 +23,7 @@ orders simultaneous arrivals by seat, starting from the attacker (the order of
 
 from __future__ import annotations
 
-from ..cards import card_code, deck as full_deck
+from ..cards import card_code
 from .durak_state import DurakState
 from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
 

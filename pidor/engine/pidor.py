@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import card_code, deck as full_deck, low_rank
+from ..cards import card_code, low_rank
 from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
 from .pidor_deal import DEAL, OVER, SETTLE, TRICKS, DealPhase
 from .pidor_tricks import TrickPlay, beats
