@@ -4,8 +4,9 @@
 * ``match``: four-player games per second played in-process by ``pidor match``'s engine
   (``run_match``), without logs and with a log written per game;
 * ``verify``: four-player logs verified per second (read + hash chain + commitment + re-run
-  of every input through the engine + every consequence compared), from bytes in memory;
-  and, for comparison, the engine alone re-running the same inputs (the floor).
+  of every input through the engine + every consequence compared), from bytes in memory,
+  as ``pidor verify`` does (``verify_data``); and, for comparison, the engine alone
+  re-running the same inputs (the floor).
 
 Goals (issue 5): ≥ 150 «пидор» games/s in ``match``, ≥ 200 verified games/s.
 
@@ -26,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pidor.gamelog.format import read_log  # noqa: E402
-from pidor.gamelog.verify import Rerun, verify  # noqa: E402
+from pidor.gamelog.verify import Rerun, verify_data  # noqa: E402
 from pidor.match import run_match  # noqa: E402
 
 SPECS = {
@@ -67,7 +68,7 @@ def main() -> None:
 
                 def check_all() -> None:
                     for data in datas:
-                        report = verify(read_log(data))
+                        report = verify_data(data)  # as `pidor verify` does
                         if not report.ok:
                             raise SystemExit(f"bench log does not verify: {report}")
 

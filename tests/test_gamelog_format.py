@@ -42,7 +42,7 @@ def small_log() -> bytes:
     buf = io.BytesIO()
     w = LogWriter(buf, {"game": "pidor", "note": "ёлка"})
     w.record("act", {"seat": 1, "action": {"type": "draw"}, "now": 0.5, "events": [{"type": "x", "_private": {"1": {"card": "Th"}}}]})
-    w.record("pass", {"seats": [0, 2], "now": 1.0, "events": []})
+    w.record("pass", {"passed": {"seats": [0, 2], "now": 1.0}, "events": []})
     w.close({"status": "over", "result": None})
     return buf.getvalue()
 
@@ -54,8 +54,9 @@ def game_log(tmp_path_factory) -> bytes:
     r = run_match("pidor", 3, 1, seed="format", logs=d,
                   specs=["builtin:random:cheat=0.2,attention=0.6,false_call=0.05"] * 3)
     data = open(r.logs[0], "rb").read()
-    kinds = {msgpack.unpackb(b)["kind"] for b, _ in frames(data)}
-    assert {"header", "start", "act", "pass", "call", "vote", "end"} <= kinds
+    bodies = [msgpack.unpackb(b) for b, _ in frames(data)]
+    assert {"header", "start", "act", "call", "vote", "end"} <= {r["kind"] for r in bodies}
+    assert any("passed" in r for r in bodies)
     return data
 
 
@@ -66,7 +67,8 @@ def test_round_trip_of_records_and_chain():
     kinds = [r["kind"] for r in log.records]
     assert kinds == ["header", "act", "pass", "end"]
     header = log.records[0]
-    assert (header["format"], header["version"], header["game"], header["note"]) == ("pidor-log", 1, "pidor", "ёлка")
+    assert (header["format"], header["version"], header["game"], header["note"]) == ("pidor-log", 2, "pidor", "ёлка")
+    assert log.records[2]["passed"] == {"seats": [0, 2], "now": 1.0}
     assert log.records[1]["events"][0]["_private"] == {"1": {"card": "Th"}}
     assert log.records[1]["now"] == 0.5
     # The chain: h_i = SHA-256(h_{i-1} ‖ body_i), from 32 zero bytes.
@@ -270,3 +272,27 @@ def test_integer_keys_outside_private_cannot_slip_into_a_log_unnoticed():
     w.close({"status": "over"})
     log = read_msgpack(buf.getvalue())
     assert log.problem.kind == "corrupt" and log.problem.index == 1
+
+
+def test_reading_pauses_the_garbage_collector_and_restores_it(game_log):
+    import gc
+
+    from pidor.gamelog.verify import verify_data
+
+    assert gc.isenabled()
+    runs = []
+    gc.callbacks.append(lambda phase, info: runs.append(phase))
+    try:
+        # Thousands of maps and lists (without the pause the collector runs several times),
+        # and at most the one collection that the first allocation after it sets off.
+        log = read_msgpack(game_log)
+        assert log.problem is None and runs.count("start") <= 1
+        runs.clear()
+        assert verify_data(game_log).ok and runs.count("start") <= 1
+        assert gc.isenabled()
+        gc.disable()  # a caller that paused it itself keeps it paused
+        read_msgpack(game_log)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+        gc.callbacks.pop()

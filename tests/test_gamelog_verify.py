@@ -140,6 +140,50 @@ def test_timeouts_and_clocks_are_logged_and_verified():
         assert report.status == "failed" and report.record == k and "event" in report.reason
 
 
+def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
+    """A pass is no record of its own: the next record carries it (``passed``), and the
+    events of the closing lead that record's events. D5: the «бито» clock starts when the
+    last pass closes the window, so the passes' own clock matters and is checked."""
+    t = Table({"game": "podkidnoy", "players": 2, "bito_timeout": 10.0})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(range(32)))
+    rec.start(now=0.0)
+    bots = [RandomBot(s, b"bito") for s in range(2)]
+    now, steps = 0.0, 0
+    while not t.finished and steps < 3000:
+        steps += 1
+        if t.window is not None:
+            now += 0.5
+            for s in t.waiting_answers():
+                rec.answer(s, False, now)
+        elif t.timer is not None and t.timer[0] == "bito_timeout":
+            now = t.deadline()
+            rec.tick(now)
+        else:
+            seat, action = next(((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None),
+                                (None, None))
+            if seat is None:
+                now = t.deadline()
+                rec.tick(now)
+            else:
+                now += 1.0
+                rec.act(seat, action, now)
+    assert t.finished
+    rec.close()
+    data = buf.getvalue()
+    recs = bodies(data)
+    assert check(data).ok
+    assert "pass" not in [r["kind"] for r in recs[:-2]]  # only before the footer, if at all
+    bito = [k for k, r in enumerate(recs) if r["kind"] == "tick" and "passed" in r
+            and r["events"][0]["type"] == "bito_timeout"]
+    assert bito
+    k = bito[0]
+    assert recs[k]["passed"]["now"] + 10.0 == recs[k]["now"]
+    recs[k]["passed"]["now"] += 0.25  # the clock would start later and not have run out
+    report = check(forge(recs))
+    assert report.status == "failed" and report.record == k and "event" in report.reason
+
+
 @pytest.fixture(scope="module")
 def sample(logs) -> bytes:
     """A 4-player «пидор» log with a guilty verdict."""
@@ -159,7 +203,10 @@ def test_forgeries_with_a_recomputed_chain_fail_at_the_right_record(sample):
     cheat = index_of(recs, lambda r: r["kind"] == "act" and r["events"][0]["_violations"])
     guilty = index_of(recs, lambda r: any(e["type"] == "verdict" and e.get("outcome") == "guilty"
                                           for e in r["events"]))
-    passes = index_of(recs, lambda r: r["kind"] == "pass")
+    passes = index_of(recs, lambda r: "passed" in r and r["kind"] == "act")
+    # Passes that closed a window with consequences (a trick taken, a card drawn…): they
+    # lead the events of the record that carries them.
+    closing = index_of(recs, lambda r: r["kind"] == "act" and "passed" in r and r["events"][0]["type"] != "action")
     acts = [i for i, r in enumerate(recs) if r["kind"] == "act"]
 
     def tampered(change) -> "Report":  # noqa: F821
@@ -175,12 +222,16 @@ def test_forgeries_with_a_recomputed_chain_fail_at_the_right_record(sample):
                                if e["type"] == "verdict"], guilty),
         # Another action in place of the recorded one (its events kept).
         "action": (lambda c: c[acts[3]].__setitem__("seat", (c[acts[3]]["seat"] + 1) % 4), acts[3]),
-        # A pass removed: the next action comes while the window is still open.
-        "removed": (lambda c: c.pop(passes), passes),
-        # Two actions with their windows swapped.
-        "reordered": (lambda c: c.__setitem__(slice(acts[5], acts[5] + 4),
-                                              c[acts[5] + 2:acts[5] + 4] + c[acts[5]:acts[5] + 2]), acts[5]),
-        # A record inserted (a copy of a pass).
+        # Passes removed: the next action comes while the window is still open.
+        "passes": (lambda c: c[passes].pop("passed"), passes),
+        "a pass": (lambda c: c[passes]["passed"]["seats"].pop(), passes),
+        # The consequences of a window's closing left out.
+        "closing": (lambda c: c[closing]["events"].pop(0), closing),
+        # A record removed (an action with the passes it carries).
+        "removed": (lambda c: c.pop(acts[4]), acts[4]),
+        # Two records swapped.
+        "reordered": (lambda c: c.__setitem__(slice(acts[5], acts[5] + 2), [c[acts[5] + 1], c[acts[5]]]), acts[5]),
+        # A record inserted (a copy of an action with its passes).
         "inserted": (lambda c: c.insert(passes + 1, dict(c[passes])), passes + 1),
         # Another result.
         "result": (lambda c: c[-1].__setitem__("result", dict(c[-1]["result"], loser=(c[-1]["result"]["loser"] + 1) % 4)),

@@ -12,7 +12,7 @@ import click
 from .format import read_log, sniff
 from .jsonl import export_jsonl
 from .replay import replay_lines
-from .verify import Report, verify as verify_log
+from .verify import Report, verify_data
 
 __all__ = ["replay", "verify", "export"]
 
@@ -86,7 +86,7 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool) -> None:
             reports.append(Report(path=path, status="unusable", chained=False,
                                   reason="not a game log (neither a msgpack log nor JSON Lines)"))
             continue
-        reports.append(verify_log(read_log(raw), path, allow_explicit=allow_explicit))
+        reports.append(verify_data(raw, path, allow_explicit=allow_explicit))
     if as_json:
         click.echo(json.dumps({"ok": all(r.ok for r in reports), "logs": [r.to_dict() for r in reports]},
                               ensure_ascii=False))

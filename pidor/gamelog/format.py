@@ -17,8 +17,10 @@ crash reads back up to its last whole record and is *unfinished*, not corrupt
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 FORMAT = "pidor-log"
-VERSION = 1
+VERSION = 2
 ZERO = bytes(32)
 #: Record kinds that carry one input to the table (what ``verify`` re-runs).
 INPUT_KINDS = ("start", "act", "call", "pass", "vote", "tick")
@@ -235,46 +237,55 @@ class LogFile:
         return self.records[-1] if len(self.records) > 1 and self.records[-1].get("kind") == "end" else None
 
 
-_MIDDLE = frozenset(INPUT_KINDS)
-
-
 def _structure(records: list[dict], index: int, body: Any) -> str | None:
     """Why a decoded body cannot be record ``index`` of a log (``None``: it can)."""
-    if type(body) is not dict:
+    if records and records[-1].get("kind") == "end":
+        return "a record after the footer"
+    if type(body) is not dict or not isinstance(body.get("kind"), str):
         return "not a log record (a map with a 'kind')"
-    kind = body.get("kind")
-    if index and kind in _MIDDLE:
-        if records[-1].get("kind") == "end":
-            return "a record after the footer"
-        return None
-    if not isinstance(kind, str):
-        return "not a log record (a map with a 'kind')"
+    kind = body["kind"]
     if kind not in _KINDS:
         return f"unknown record kind {kind!r}"
     if index == 0 and kind != "header":
         return "the first record must be the header"
     if index > 0 and kind == "header":
         return "a second header"
-    if records and records[-1].get("kind") == "end":
-        return "a record after the footer"
     return None
+
+
+@contextmanager
+def gc_paused():
+    """Pause Python's cyclic garbage collector. Decoded records hold no reference cycles,
+    yet building them (thousands of maps and lists per log) sets the collector off again
+    and again to walk them; reading a log without it takes a fifth less time."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def read_msgpack(data: bytes) -> LogFile:
     """Read a binary log. Never raises on bad content: the result's ``problem`` says
     what is wrong and where; the records before it are returned."""
+    with gc_paused():
+        return _read_msgpack(data)
+
+
+def _read_msgpack(data: bytes) -> LogFile:
     log = LogFile()
     records, hashes = log.records, log.hashes
-    unpacker = msgpack.Unpacker(raw=False, use_list=True, strict_map_key=True)
+    unpacker = msgpack.Unpacker()  # msgpack's defaults: raw=False, strict_map_key=True
     unpacker.feed(data)
-    unpackb = msgpack.unpackb
-    sha256 = hashlib.sha256
+    unpackb, sha256, middle = msgpack.unpackb, hashlib.sha256, INPUT_KINDS
     head = ZERO
-    middle = _MIDDLE
     end = 0  # where the last whole record ends (tell() is not reliable after a cut record)
+    ended = False  # the footer was read
     try:
-        for item in unpacker:
-            index = len(records)
+        for index, item in enumerate(unpacker):
             if (type(item) is not list or len(item) != 2 or type(item[0]) is not bytes
                     or type(item[1]) is not bytes):
                 log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
@@ -286,17 +297,17 @@ def read_msgpack(data: bytes) -> LogFile:
                                                         f"recorded {h.hex()[:16]}…, computed {head.hex()[:16]}…")
                 return log
             try:
-                body = unpackb(body_bytes, raw=False, strict_map_key=True)
+                body = unpackb(body_bytes)
             except Exception as e:  # noqa: BLE001 - any decoding error is corruption
                 log.problem = Problem("corrupt", index, f"record {index} does not decode: {e}")
                 return log
-            # The common case inline: an input record in the middle of the log.
-            if not (type(body) is dict and index and body.get("kind") in middle
-                    and records[-1].get("kind") != "end"):
+            # The common case first: an input record in the middle of the log.
+            if ended or not index or type(body) is not dict or body.get("kind") not in middle:
                 why = _structure(records, index, body)
                 if why:
                     log.problem = Problem("corrupt", index, f"record {index}: {why}")
                     return log
+                ended = body["kind"] == "end"
             records.append(body)
             hashes.append(h)
             end = unpacker.tell()
@@ -308,7 +319,7 @@ def read_msgpack(data: bytes) -> LogFile:
     rest = len(data) - end
     if rest:
         log.problem = Problem("unfinished", index, f"the log ends inside record {index} ({rest} bytes of it)")
-    elif log.footer is None:
+    elif not ended:
         log.problem = Problem("unfinished", index, f"no footer after {index} whole records")
     return log
 

@@ -1,5 +1,6 @@
 """Record a game as it is played: a :class:`Recorder` stands in front of a
-:class:`~pidor.engine.table.Table` and writes one log record per accepted input.
+:class:`~pidor.engine.table.Table` and writes one log record per accepted input (passes
+ride with the next record, see :meth:`Recorder.answer`).
 
     rec = Recorder(table, "game.plog", seats=[{"kind": "human", "name": "vasya"}, ...],
                    seat_seeds=[b"...", None, ...])
@@ -80,8 +81,11 @@ class Recorder:
             self.seat_seeds = None
             self.key = None
         self.writer: LogWriter | None = None
-        self._passed: list[int] = []  # passes not written yet (see answer())
-        self._passed_at = 0.0
+        # Passes not written yet (see answer()): the seats, the clock of the last one,
+        # and the events they produced (only a pass that closes the window has any).
+        self._passed: list[int] = []
+        self._passed_now = 0.0
+        self._passed_events: list[dict] = []
 
     # ------------------------------------------------------------------ queries
 
@@ -169,18 +173,18 @@ class Recorder:
         return events
 
     def answer(self, seat: int, call: bool, now: float = 0.0) -> list[dict]:
-        """A call or a pass. Passes are gathered into one ``pass`` record, written when
-        they close the window or just before the next record (a pass changes nothing
-        else, so no consequence is ever left out of the log)."""
+        """A call or a pass. Passes are not records of their own: they are written with
+        the next record, as its ``passed`` field, and the events of the pass that closed
+        the window (the closing's consequences) open that record's ``events``. A pass
+        changes nothing else, so no consequence is ever left out of the log."""
         events = self.table.answer(seat, call, now)
         if self.writer is not None:
             if call:
                 self._write("call", {"seat": seat, "now": float(now)}, events)
             else:
                 self._passed.append(seat)
-                self._passed_at = float(now)
-                if self.table.window is None:
-                    self._flush_passes(events)
+                self._passed_now = float(now)
+                self._passed_events += events
         return events
 
     def vote(self, seat: int, guilty: bool, now: float = 0.0) -> list[dict]:
@@ -198,22 +202,20 @@ class Recorder:
             self._write("tick", {"now": float(now)}, events)
         return events
 
-    def _pass_record(self, events: list[dict]) -> None:
-        seats, self._passed = self._passed, []
-        self.writer.record("pass", {"seats": seats, "now": self._passed_at, "events": log_events(events)})
-
-    def _flush_passes(self, events: list[dict]) -> None:
-        try:
-            self._pass_record(events)
-        except LogWriteError as e:
-            self._failed(e, events)
-
     def _write(self, kind: str, data: dict, events: list[dict]) -> None:
+        """Write one record: the passes not written yet, then ``data``, then the events
+        (those of the passes first)."""
+        body: dict = {}
+        logged = events
+        if self._passed:
+            body["passed"] = {"seats": self._passed, "now": self._passed_now}
+            if self._passed_events:
+                logged = self._passed_events + events
+            self._passed, self._passed_events = [], []
+        body.update(data)
+        body["events"] = log_events(logged)
         try:
-            if self._passed:
-                self._pass_record([])
-            data["events"] = log_events(events)
-            self.writer.record(kind, data)
+            self.writer.record(kind, body)
         except LogWriteError as e:
             self._failed(e, events)
 
@@ -252,8 +254,8 @@ class Recorder:
             return
         if aborted is None and not self.table.finished:
             raise ValueError("the game is not over: close(aborted=reason) to cut it off")
-        if self._passed:
-            self._flush_passes([])
+        if self._passed:  # passes that no input followed: a record of their own
+            self._write("pass", {}, [])
             if self.writer is None:
                 return
         try:

@@ -198,9 +198,10 @@ class Replay:
                 yield "end", self.footer_lines(rec)
                 continue
             lines = []
-            if kind == "pass":
-                lines.append(f"   {self.w['pass']}: " + ", ".join(str(s) for s in rec.get("seats", [])))
-            elif kind == "tick":
+            passed = rec.get("passed")
+            if isinstance(passed, dict):
+                lines.append(f"   {self.w['pass']}: " + ", ".join(str(s) for s in passed.get("seats", [])))
+            if kind == "tick":
                 lines.append(f"   ⏱ {rec.get('now')}")
             if kind == "act" and rec.get("auto"):
                 lines.append(f"   ({self.who(rec.get('seat'))}: {rec['auto']}, the honest bot plays, T9)")
@@ -258,7 +259,6 @@ def replay_lines(log: LogFile, seat: int | None = None, lang: str = "ru", *, ste
             continue
         yield from lines
         if step and kind in ("act", "call", "vote", "tick", "pass"):
-            if kind != "pass" or len(lines) > 1:
-                yield from r.board()
-                if wait is not None and not wait():
-                    wait = None
+            yield from r.board()
+            if wait is not None and not wait():
+                wait = None

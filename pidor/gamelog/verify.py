@@ -22,9 +22,9 @@ from ..engine.game import ActionError
 from ..engine.games import GAME_IDS, game_class
 from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
-from .format import FORMAT, VERSION, LogFile, plain
+from .format import FORMAT, VERSION, LogFile, gc_paused, plain, read_log
 
-__all__ = ["Report", "verify", "Rerun"]
+__all__ = ["Report", "verify", "verify_data", "Rerun"]
 
 
 @dataclass
@@ -133,38 +133,52 @@ class Rerun:
         return {"seed": key, "first": first}
 
     def run(self, index: int, rec: dict, start: dict | None = None) -> list[dict]:
-        """Carry out one input record on the table; returns the events it produced."""
+        """Carry out one input record on the table: its passes, then its own input;
+        returns the events they produced, in that order."""
         t = self.table
         kind = rec["kind"]
-        now = rec.get("now", 0.0)
         try:
-            if kind == "start":
-                return t.start(now=now, **start)
+            passed = rec.get("passed")
+            events = [] if passed is None else self.passes(index, passed)
+            if kind == "pass":
+                if passed is None:
+                    raise Mismatch(index, "a pass record without 'passed'")
+                return events
+            now = rec.get("now", 0.0)
             if kind == "act":
                 game = t.game
                 if game is None:
                     raise Mismatch(index, "an action before the deal")
-                action = game.parse_action(rec.get("action"))
-                return t.act(rec["seat"], action, now)
-            if kind == "call":
-                return t.answer(rec["seat"], True, now)
-            if kind == "pass":
-                seats = rec["seats"]
-                if type(seats) is not list or not seats:
-                    raise Mismatch(index, "a pass record names no seats")
-                events = []
-                for seat in seats:
-                    events += t.answer(seat, False, now)
-                return events
-            if kind == "vote":
-                return t.vote(rec["seat"], bool(rec["guilty"]), now)
-            if kind == "tick":
-                return t.tick(now)
+                got = t.act(rec["seat"], game.parse_action(rec.get("action")), now)
+                if rec.get("auto") is not None and got[0].get("_violations"):
+                    raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
+            elif kind == "call":
+                got = t.answer(rec["seat"], True, now)
+            elif kind == "vote":
+                got = t.vote(rec["seat"], bool(rec["guilty"]), now)
+            elif kind == "tick":
+                got = t.tick(now)
+            elif kind == "start":
+                if t.game is not None:
+                    raise Mismatch(index, "a second deal in one log")
+                got = t.start(now=now, **start)
+            else:
+                raise Mismatch(index, f"unexpected {kind!r} record")
         except ActionError as e:
             raise Mismatch(index, f"the engine refuses this {kind}: {e.message}") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise Mismatch(index, f"malformed {kind} record: {e!r}") from None
-        raise Mismatch(index, f"unexpected {kind!r} record")
+        return events + got if events else got
+
+    def passes(self, index: int, passed) -> list[dict]:
+        """The passes a record carries (``{"seats": [...], "now": t}``), in order."""
+        seats = passed["seats"]
+        if type(seats) is not list or not seats:
+            raise Mismatch(index, "'passed' names no seats")
+        t, now, events = self.table, passed["now"], []
+        for seat in seats:
+            events += t.answer(seat, False, now)
+        return events
 
 
 def _first_difference(produced: list, recorded) -> str:
@@ -206,33 +220,12 @@ def _check_log(log: LogFile, report: Report, allow_explicit: bool) -> None:
     if footer is not None:
         footer = dict(footer, _index=len(log.records) - 1)
     records = log.records[1:-1] if footer is not None else log.records[1:]
-    # Re-run every whole record even in a log with a problem: the first bad one wins.
-    start_args = None
-    for index, rec in enumerate(records, start=1):
-        kind = rec["kind"]
-        if index == 1:
-            if kind != "start":
-                raise Mismatch(1, "the record after the header must be the deal (start)")
-            if footer is None:  # unfinished: the deal cannot be checked without the reveal
-                break
-            start_args = rerun.start_args(footer)
-        elif kind == "start":
-            raise Mismatch(index, "a second deal in one log")
-        try:
-            produced = rerun.run(index, rec, start_args)
-        except Mismatch:
-            raise
-        except Exception as e:  # noqa: BLE001 - a crafted log may crash the engine: a failure, not ours
-            raise Mismatch(index, f"the engine could not re-run this {kind}: {e!r}") from None
-        recorded = rec.get("events")
-        # Fast path: events made only of lists and string keys compare as they are;
-        # otherwise compare their log form (tuples as lists, seats as string keys).
-        if produced != recorded:
-            produced = plain(produced)
-            if produced != recorded:
-                raise Mismatch(index, f"{kind}: {_first_difference(produced, recorded)}")
-        if kind == "act" and rec.get("auto") is not None and produced and produced[0].get("_violations"):
-            raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
+    if records and records[0]["kind"] != "start":
+        raise Mismatch(1, "the record after the header must be the deal (start)")
+    # Without the footer's reveal the deal cannot be checked, so nothing is re-run; with it
+    # every whole record is, even in a log with a problem: the first bad one wins.
+    if records and footer is not None:
+        _rerun(rerun, records, rerun.start_args(footer))
     if log.problem is not None:
         if log.problem.kind == "unfinished":
             report.status, report.record, report.reason = "unfinished", log.problem.index, log.problem.reason
@@ -241,6 +234,25 @@ def _check_log(log: LogFile, report: Report, allow_explicit: bool) -> None:
     if len(log.records) < 2 or footer is None:
         raise Mismatch(len(log.records), "no deal and no footer")
     _check_footer(log, footer, rerun, report)
+
+
+def _rerun(rerun: Rerun, records: list[dict], start_args: dict) -> None:
+    """Re-run the input records (``records[0]`` is the deal, record 1 of the log) and
+    compare the events the engine produces with the recorded ones."""
+    for index, rec in enumerate(records, start=1):
+        try:
+            produced = rerun.run(index, rec, start_args)
+        except Mismatch:
+            raise
+        except Exception as e:  # noqa: BLE001 - a crafted log may crash the engine: a failure, not ours
+            raise Mismatch(index, f"the engine could not re-run this {rec['kind']}: {e!r}") from None
+        recorded = rec.get("events")
+        # Fast path: events made only of lists and string keys compare as they are;
+        # otherwise compare their log form (tuples as lists, seats as string keys).
+        if produced != recorded:
+            produced = plain(produced)
+            if produced != recorded:
+                raise Mismatch(index, f"{rec['kind']}: {_first_difference(produced, recorded)}")
 
 
 def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> None:
@@ -287,3 +299,11 @@ def verify(log: LogFile, path: str = "", *, allow_explicit: bool = False) -> Rep
     except Exception as e:  # noqa: BLE001 - an engine crash on a crafted log is a failure, not ours
         report.status, report.reason = "failed", f"the engine could not re-run the log: {e!r}"
     return report
+
+
+def verify_data(data: bytes, path: str = "", *, allow_explicit: bool = False) -> Report:
+    """Read and check one log from its bytes (either form), as ``pidor verify`` does.
+    The garbage collector is paused meanwhile (:func:`~pidor.gamelog.format.gc_paused`):
+    the records and the re-run make tens of thousands of short-lived objects and no cycles."""
+    with gc_paused():
+        return verify(read_log(data), path, allow_explicit=allow_explicit)
