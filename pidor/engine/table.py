@@ -154,7 +154,7 @@ class Table:
 
     def waiting_answers(self) -> list[int]:
         """Seats that still owe a ``call``/``pass`` answer to the open window."""
-        return sorted(self.window["owing"]) if self.window is not None else []
+        return list(self.window["owing"]) if self.window is not None else []
 
     def waiting_votes(self) -> list[int]:
         return sorted(self.court["owing"]) if self.court is not None else []
@@ -221,24 +221,28 @@ class Table:
         snapshot = game.snapshot() if callable_ and violations else None
         mark_before = self.mark
         events = game.perform(seat, action, violations)
-        self.honest_only.discard(seat)
+        if self.honest_only:
+            self.honest_only.discard(seat)
         events += self._after_game_events(events)
         if callable_:
-            owing = {s for s in range(game.players) if s != seat and game.in_game(s)}
+            in_game = game.in_game
+            owing = [s for s in range(game.players) if s != seat and in_game(s)]
             if owing:
-                hold = any(e.get("_hold") for e in events)
-                length = self.options["trick_display" if hold else "call_window"]
+                length = self.options["call_window"]
+                for e in events:
+                    if "_hold" in e:
+                        length = self.options[e["_hold"]]
+                deadline = None if length is None else now + length
                 self.window = {
                     "seat": seat,
                     "action": events[0]["action"],
-                    "violations": list(events[0].get("_violations", ())),
+                    "violations": list(violations),
                     "owing": owing,
-                    "deadline": None if length is None else now + length,
+                    "deadline": deadline,
                     "snapshot": snapshot,
                     "mark_before": mark_before,
                 }
-                events.append({"type": "window", "seat": seat, "owing": sorted(owing),
-                               "deadline": self.window["deadline"]})
+                events.append({"type": "window", "seat": seat, "owing": owing[:], "deadline": deadline})
                 return events
         return events + self._settle(now)
 
@@ -251,7 +255,7 @@ class Table:
         if seat not in window["owing"]:
             raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
         if not call:
-            window["owing"].discard(seat)
+            window["owing"].remove(seat)
             if window["owing"]:
                 return []
             self.window = None
@@ -407,7 +411,7 @@ class Table:
             if d is None:
                 return None
             out = dict(d)
-            out["owing"] = sorted(d["owing"])
+            out["owing"] = sorted(d["owing"])  # window: a list in seat order; court: a set
             if key == "court":
                 out["votes"] = [[s, v] for s, v in sorted(d["votes"].items())]
             return out
@@ -436,7 +440,7 @@ class Table:
         t.games = data["games"]
         t.game = None if data["game"] is None else t.game_cls.from_data(data["game"])
         if data["window"] is not None:
-            t.window = {**data["window"], "owing": set(data["window"]["owing"])}
+            t.window = {**data["window"], "owing": list(data["window"]["owing"])}
         if data["court"] is not None:
             c = data["court"]
             t.court = {**c, "owing": set(c["owing"]), "votes": {s: v for s, v in c["votes"]}}
