@@ -1,0 +1,62 @@
+"""``pidor serve``: run the match server until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import signal
+import sys
+
+import click
+import trio
+
+from .store import Store, default_data_dir
+
+log = logging.getLogger("pidor.server")
+
+
+async def _main(host: str, port: int, store: Store) -> None:
+    from .app import Server
+
+    server = Server(store)
+    # Fewer, later cyclic GC passes: the server allocates many short-lived objects and a
+    # full collection is a pause every table waits through (p99 latency).
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            await nursery.start(server.run, host, port)
+            async for signum in signals:
+                log.info("got %s", signal.Signals(signum).name)
+                await server.shutdown()
+                break
+        nursery.cancel_scope.cancel()
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=7777, show_default=True, type=click.IntRange(0, 65535),
+              help="TCP port (0: any free port).")
+@click.option("--data", "data", type=click.Path(file_okay=False), default=None,
+              help="Directory for the SQLite store [default: $PIDOR_DATA or ~/.local/share/pidor].")
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["debug", "info", "warning", "error"]), help="Log level (to stderr).")
+def serve(host: str, port: int, data: str | None, log_level: str) -> None:
+    """Run the match server: msgpack frames over TCP (protocol/PROTOCOL.md)."""
+    logging.basicConfig(stream=sys.stderr, level=log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    data_dir = data or str(default_data_dir())
+    store = Store.in_dir(data_dir)
+    log.info("data in %s", data_dir)
+    try:
+        trio.run(_main, host, port, store)
+    except BaseExceptionGroup as group:
+        oserror = group.subgroup(OSError)
+        if oserror is None:
+            raise
+        raise click.ClickException(f"cannot listen on {host}:{port}: {oserror.exceptions[0]}") from None
+    except OSError as e:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e}") from None
+    finally:
+        store.close()
+    log.info("stopped")

@@ -1,0 +1,225 @@
+"""One client connection: a reader task and a writer task over a trio stream.
+
+* The reader bounds every read (``RECV_SIZE``), feeds :class:`pidor.wire.Decoder`, and
+  dispatches each message: ``hello`` and lobby requests at once, table requests to the
+  table's task. A protocol violation gets one ``error`` frame and the connection closes.
+  Before ``hello`` the peer has ``HELLO_TIMEOUT`` seconds; after it, silence longer than
+  ``IDLE_TIMEOUT`` closes the connection (clients ``ping``).
+* Frames go straight to the socket while nothing is queued and the kernel takes them
+  (a non-blocking write; no task switch). Otherwise they wait in a queue bounded to
+  ``QUEUE_BYTES`` that the writer task drains, each write within ``WRITE_TIMEOUT``. A
+  full queue or a missed write deadline drops the client: a slow or dead reader never
+  stalls a table (tables only hand over frames, they never wait for a connection).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from typing import TYPE_CHECKING
+
+import trio
+
+from .. import wire
+from .requests import RequestError, request_id
+
+if TYPE_CHECKING:
+    from .app import Server
+
+__all__ = ["Connection", "Limits"]
+
+log = logging.getLogger("pidor.server.connection")
+
+
+class Limits:
+    """Connection limits (seconds and counts); a server may be given other values."""
+
+    RECV_SIZE = 64 * 1024
+    QUEUE_BYTES = 1024 * 1024  # bytes waiting for the writer; more drops the client
+    WRITE_TIMEOUT = 10.0
+    HELLO_TIMEOUT = 10.0
+    IDLE_TIMEOUT = 600.0
+
+
+class Connection:
+    def __init__(self, server: "Server", stream: trio.abc.Stream, peer: str) -> None:
+        self.server = server
+        self.stream = stream
+        self.peer = peer
+        self.limits = server.limits
+        self.player: int | None = None
+        self.name = ""
+        self.closed = False
+        self._closing = False
+        # Items are byte strings (whole frames, joined); ``queued`` bounds their total.
+        self._out_send, self._out_recv = trio.open_memory_channel(math.inf)
+        self.queued = 0
+        self._scope: trio.CancelScope | None = None
+        self._writer_done = trio.Event()
+        # A TCP stream's descriptor, for writes that need not wait (see send_frames).
+        sock = getattr(stream, "socket", None)
+        self._fd = sock.fileno() if sock is not None else None
+
+    def __repr__(self) -> str:
+        return f"<Connection {self.peer} player={self.player}>"
+
+    # --- sending (never blocks) --------------------------------------------------
+
+    def send(self, message: dict) -> None:
+        self.send_frames([wire.encode(message)])
+
+    def send_frames(self, frames: list[bytes]) -> None:
+        if self.closed or self._closing:
+            return
+        data = frames[0] if len(frames) == 1 else b"".join(frames)
+        if self.queued == 0 and self._fd is not None:
+            # Nothing waits in the queue: hand the bytes to the kernel now, without
+            # waking the writer; whatever the socket buffer cannot take is queued.
+            try:
+                sent = os.write(self._fd, data)
+            except BlockingIOError:
+                sent = 0
+            except OSError as e:
+                self.drop(f"the peer is gone ({e.strerror})")
+                return
+            if sent == len(data):
+                return
+            data = data[sent:]
+        self.queued += len(data)
+        if self.queued > self.limits.QUEUE_BYTES:
+            self.drop(f"over {self.limits.QUEUE_BYTES} bytes wait to be sent (a slow reader)")
+            return
+        self._out_send.send_nowait(data)
+
+    def fatal(self, code: str, message: str, rid=None) -> None:
+        """Send one last error and close once it is written."""
+        if self.closed or self._closing:
+            return
+        log.info("%r: %s: %s", self, code, message)
+        self.send({"type": "error", "id": rid, "code": code, "message": message, "fatal": True})
+        self._closing = True
+        self._out_send.send_nowait(None)
+
+    def drop(self, reason: str) -> None:
+        """Close at once, without flushing."""
+        if self.closed:
+            return
+        log.warning("%r dropped: %s", self, reason)
+        self.closed = True
+        if self._scope is not None:
+            self._scope.cancel()
+
+    # --- the tasks -------------------------------------------------------------------
+
+    async def run(self) -> None:
+        try:
+            async with trio.open_nursery() as nursery:
+                self._scope = nursery.cancel_scope
+                nursery.start_soon(self._writer)
+                await self._reader()
+                if not self._closing:
+                    self._closing = True
+                    self._out_send.send_nowait(None)
+                with trio.move_on_after(self.limits.WRITE_TIMEOUT):
+                    await self._writer_done.wait()
+                nursery.cancel_scope.cancel()
+        except Exception:
+            log.exception("%r failed", self)
+        finally:
+            self.closed = True
+            self.server.lobby.gone(self)
+            with trio.CancelScope(shield=True), trio.move_on_after(1):
+                try:
+                    await self.stream.aclose()
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
+
+    async def _reader(self) -> None:
+        decoder = wire.Decoder()
+        limits = self.limits
+        # One cancel scope for the whole loop; its deadline moves after every read.
+        with trio.CancelScope(deadline=trio.current_time() + limits.HELLO_TIMEOUT) as idle:
+            try:
+                while not self._closing:
+                    data = await self.stream.receive_some(limits.RECV_SIZE)
+                    decoder.receive_data(data)
+                    while not self._closing:
+                        msg = decoder.next_message()
+                        if msg is None:
+                            break
+                        self._dispatch(msg)
+                    if self.player is None:
+                        idle.deadline = trio.current_time() + limits.HELLO_TIMEOUT
+                    else:
+                        # Moving a deadline costs; a second of slack on a 600 s one is fine.
+                        due = trio.current_time() + limits.IDLE_TIMEOUT
+                        if due - idle.deadline > 1.0:
+                            idle.deadline = due
+                    if not data:
+                        return
+            except wire.RemoteProtocolError as e:
+                self.fatal(e.code, e.message)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                pass
+        if idle.cancelled_caught:
+            if self.player is None:
+                self.fatal("hello_timeout", f"no hello within {limits.HELLO_TIMEOUT:g} s")
+            else:
+                self.fatal("idle_timeout", f"nothing received for {limits.IDLE_TIMEOUT:g} s")
+
+    async def _writer(self) -> None:
+        recv = self._out_recv
+        limits = self.limits
+        # One cancel scope for the whole loop: armed only while a write is under way.
+        with trio.CancelScope() as deadline:
+            try:
+                while True:
+                    frame = await recv.receive()
+                    if frame is None:
+                        break
+                    batch = [frame]
+                    stop = False
+                    while True:
+                        try:
+                            more = recv.receive_nowait()
+                        except trio.WouldBlock:
+                            break
+                        if more is None:
+                            stop = True
+                            break
+                        batch.append(more)
+                    data = batch[0] if len(batch) == 1 else b"".join(batch)
+                    deadline.deadline = trio.current_time() + limits.WRITE_TIMEOUT
+                    await self.stream.send_all(data)
+                    deadline.deadline = math.inf
+                    self.queued -= len(data)
+                    if stop:
+                        break
+                # A closing connection has written its last frame: stop the reader too.
+                self._scope.cancel()
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                self.drop("the peer is gone")
+            finally:
+                self._writer_done.set()
+        if deadline.cancelled_caught:
+            self.drop(f"a write took longer than {limits.WRITE_TIMEOUT:g} s")
+
+    # --- dispatch ----------------------------------------------------------------------
+
+    def _dispatch(self, msg: dict) -> None:
+        rid = None
+        try:
+            rid = request_id(msg)
+            kind = msg.get("type")
+            if not isinstance(kind, str):
+                raise RequestError("bad_request", "every message needs a string 'type'")
+            lobby = self.server.lobby
+            if self.player is None:
+                if kind != "hello":
+                    raise RequestError("hello_first", "say hello first (with the protocol version)")
+                lobby.hello(self, msg, rid)
+            else:
+                lobby.request(self, msg, rid)
+        except RequestError as e:
+            self.send({"type": "error", "id": rid, "code": e.code, "message": e.message})

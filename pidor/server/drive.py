@@ -1,0 +1,175 @@
+"""What moves a table besides requests: clocks, bots, stand-ins and prompts.
+
+A mixin of :class:`pidor.server.runner.TableRunner`:
+
+* ``_tick``: the table's own clocks (T3 call window, T4 vote, D5 «бито», P14 trick
+  display) and the turn clocks of human seats (T9). An expired turn is played by the
+  seat's stand-in, an honest random bot, after a ``timeout`` event.
+* ``_drive``: bot seats act, answer every call window and vote at once (T3); an away
+  seat passes its windows and says «бито» at once; its stand-in plays each obliged
+  action ``AWAY_TURN`` seconds after it is due (T9), so the game keeps a human pace.
+* ``_prompt``: a ``turn`` message (the seat's honest options and its clock) to every
+  human who may act, again whenever something happened since; a tutorial ``hint`` (T11).
+"""
+
+from __future__ import annotations
+
+from ..bots import RandomBot
+
+__all__ = ["Drive", "CYCLE_BUDGET"]
+
+#: Table calls made by bots and stand-ins in one cycle before the table task yields.
+CYCLE_BUDGET = 200
+#: Seconds an away seat's stand-in waits before each obliged action (T9): the game goes
+#: on at a human pace, so a player who drops for a moment comes back to it.
+AWAY_TURN = 2.0
+
+
+class Drive:
+    def _obliged(self) -> set[int]:
+        """Seats the game waits on (their turn clock runs, T9). One seat to act: that seat.
+        Several (durak, D3): nobody while a game clock runs (the «бито» clock speaks for
+        silence, D5), else the defender, who must cover or take."""
+        t = self.table
+        seats = t.to_act()
+        if len(seats) <= 1:
+            return set(seats)
+        if t.deadline() is not None:
+            return set()
+        defender = getattr(t.game, "defender", None)
+        return {defender} if defender in seats else set()
+
+    def _stand_in(self, seat: int) -> RandomBot:
+        bot = self._standins.get(seat)
+        if bot is None:
+            bot = self._standins[seat] = RandomBot(seat, self._standin_seed)  # honest: cheat=0
+        return bot
+
+    def _stand_in_action(self, seat: int, obliged: bool) -> tuple | None:
+        """The honest bot's action for a human seat; a seat the game does not wait on only
+        says «бито» (silence would count as «бито» anyway, D5)."""
+        t = self.table
+        if obliged:
+            action = self._stand_in(seat).choose_action(t)
+            if action is None:  # no honest way on: any possible action keeps the game going
+                possible = t.game.actions(seat)
+                action = possible[0] if possible else None
+            return action
+        return ("bito",) if ("bito",) in t.game.honest_actions(seat) else None
+
+    def _tick(self, now: float) -> None:
+        t = self.table
+        if t is None or t.finished:
+            return
+        d = t.deadline()
+        if d is not None and now >= d:
+            self._call(t.tick, now)
+        for seat in self.seats:
+            if seat.turn_deadline is None or now < seat.turn_deadline or t.finished:
+                continue
+            seat.turn_deadline = None
+            if seat.kind != "human" or seat.index not in t.to_act():
+                continue
+            action = self._stand_in_action(seat.index, True)
+            if action is not None:
+                reason = "away" if seat.conn is None else "turn"
+                self._server_event({"type": "timeout", "seat": seat.index, "reason": reason})
+                self._call(t.act, seat.index, action, now)
+
+    def _drive(self, now: float) -> bool:
+        """Bots and stand-ins until only humans are awaited; ``True`` if the cycle budget
+        ran out with more to do."""
+        for _ in range(CYCLE_BUDGET):
+            t = self.table
+            if t is None or t.finished or self.closed:
+                return False
+            if t.court is not None:
+                if not self._bot_votes(now):
+                    return False
+            elif t.window is not None:
+                if not self._bot_answers(now):
+                    return False
+            elif not self._bot_acts(now):
+                return False
+        return True
+
+    def _bot_votes(self, now: float) -> bool:
+        t = self.table
+        for s in t.waiting_votes():
+            seat = self.seats[s]
+            if seat.kind == "bot":
+                self._call(t.vote, s, seat.bot.vote(t), now)
+                return True
+        return False
+
+    def _bot_answers(self, now: float) -> bool:
+        t = self.table
+        for s in t.waiting_answers():
+            seat = self.seats[s]
+            if seat.kind == "bot":
+                call = seat.bot.answer(t)
+            elif seat.conn is None:
+                call = False  # an away seat never calls
+            else:
+                continue
+            self._call(t.answer, s, call, now)
+            return True
+        return False
+
+    def _bot_acts(self, now: float) -> bool:
+        t = self.table
+        seats = t.to_act()
+        if not seats:
+            return False
+        if len(seats) > 1:  # several may act at once (durak): a fair order
+            k = self._rng.below(len(seats))
+            seats = seats[k:] + seats[:k]
+        obliged = None
+        for s in seats:
+            seat = self.seats[s]
+            if seat.kind == "bot":
+                action = seat.bot.choose_action(t)
+                if action is not None:
+                    self._call(t.act, s, action, now)
+                    return True
+            elif seat.conn is None:  # away: «бито» at once; obliged actions wait for the clock
+                if obliged is None:
+                    obliged = self._obliged()
+                action = None if s in obliged else self._stand_in_action(s, False)
+                if action is not None:
+                    self._server_event({"type": "timeout", "seat": s, "reason": "away"})
+                    self._call(t.act, s, action, now)
+                    return True
+        return False
+
+    def _prompt(self, now: float) -> None:
+        t = self.table
+        if t is None:
+            return
+        seats = set(t.to_act()) if not t.finished else set()
+        obliged = self._obliged() if seats else set()
+        clock = self.options["turn_timeout"]
+        for seat in self.seats:
+            if seat.kind != "human":
+                continue
+            if seat.index not in seats:
+                seat.turn_seq = seat.turn_deadline = None
+                continue
+            if seat.turn_seq == self.seq:
+                continue
+            seat.turn_seq = self.seq
+            i = seat.index
+            if seat.conn is None:
+                seat.turn_deadline = now + AWAY_TURN if i in obliged else None
+                continue
+            seat.turn_deadline = now + clock if (clock is not None and i in obliged) else None
+            game = t.game
+            self._send(seat.conn, {
+                "type": "turn", "table": self.id, "seq": self.seq, "seat": i,
+                "options": [game.action_data(a) for a in game.honest_actions(i)],
+                "deadline": None if seat.turn_deadline is None else float(clock),
+            }, i)
+            hint = t.hints(i)
+            if hint is not None:
+                self._send(seat.conn, {"type": "hint", "table": self.id, "seq": self.seq, "seat": i,
+                                       "rule": hint["rule"], "options": hint["options"]}, i)

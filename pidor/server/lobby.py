@@ -1,0 +1,169 @@
+"""The lobby: who is online, which tables exist, who sits where; hello, list and create.
+
+Everything here runs synchronously in the calling connection's task (no awaits), so the
+maps stay consistent without locks. Requests about one table go to that table's task.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from typing import TYPE_CHECKING
+
+from .. import __version__, wire
+from .requests import RequestError, field_bool, field_int, field_str
+from .runner import TABLE_REQUESTS, Busy, TableRunner
+from .seating import NAME_MAX, server_options
+
+if TYPE_CHECKING:
+    from .app import Server
+    from .connection import Connection
+
+__all__ = ["Lobby", "MAX_TABLES", "LIST_MAX"]
+
+log = logging.getLogger("pidor.server.lobby")
+
+#: Open tables a server holds at once.
+MAX_TABLES = 2000
+#: Tables in one ``tables`` reply.
+LIST_MAX = 100
+
+
+def _clean_name(raw: str) -> str:
+    name = " ".join(raw.split())
+    if not name or any(unicodedata.category(ch)[0] == "C" for ch in name):
+        raise RequestError("bad_request", f"hello.name must be 1..{NAME_MAX} printable characters")
+    return name
+
+
+class Lobby:
+    def __init__(self, server: "Server") -> None:
+        self.server = server
+        self.tables: dict[int, TableRunner] = {}
+        self.online: dict[int, "Connection"] = {}  # player -> their connection
+        self.seated: dict[int, TableRunner] = {}  # player -> the table they sit at
+
+    # --- seats (called by table tasks) -----------------------------------------
+
+    def seat(self, player: int, runner: TableRunner) -> None:
+        self.seated[player] = runner
+
+    def unseat(self, player: int | None, runner: TableRunner) -> None:
+        if player is not None and self.seated.get(player) is runner:
+            del self.seated[player]
+
+    def table_closed(self, runner: TableRunner) -> None:
+        self.tables.pop(runner.id, None)
+        for player in [p for p, r in self.seated.items() if r is runner]:
+            del self.seated[player]
+            conn = self.online.get(player)
+            if conn is not None:
+                conn.send({"type": "closed", "table": runner.id, "reason": runner.close_reason})
+        self.server.store.close_table(runner.id)
+        log.info("table %s closed", runner.id)
+
+    # --- connections ---------------------------------------------------------------
+
+    def hello(self, conn: "Connection", msg: dict, rid) -> None:
+        version = msg.get("version")
+        if version != wire.PROTOCOL_VERSION:
+            conn.fatal("version_mismatch",
+                       f"this server speaks protocol {wire.PROTOCOL_VERSION!r}, not {version!r}", rid)
+            return
+        name = _clean_name(field_str(msg, "name", max_len=NAME_MAX))
+        token = field_str(msg, "token", optional=True, max_len=128)
+        store = self.server.store
+        issued = None
+        if token is not None:
+            found = store.find_player(token)
+            if found is None:
+                raise RequestError("unknown_token", "no player has this token; say hello without one to get a new one")
+            player = found[0]
+        else:
+            player, issued = store.new_player(name)
+        store.seen(player, name)
+        old = self.online.get(player)
+        if old is not None and old is not conn:
+            old.fatal("replaced", "you connected again from elsewhere; this connection is closed")
+        conn.player, conn.name = player, name
+        self.online[player] = conn
+        runner = self.seated.get(player)
+        welcome = {"type": "welcome", "id": rid, "version": wire.PROTOCOL_VERSION, "server": f"pidor {__version__}",
+                   "player": player, "name": name, "table": None if runner is None else runner.id}
+        if issued is not None:
+            welcome["token"] = issued
+        conn.send(welcome)
+        log.info("player %s (%s) connected from %s%s", player, name, conn.peer, " (new)" if issued else "")
+        if runner is not None:
+            self._submit(runner, ("back", conn, player, None), conn, rid)
+
+    def gone(self, conn: "Connection") -> None:
+        player = conn.player
+        if player is None or self.online.get(player) is not conn:
+            return
+        del self.online[player]
+        runner = self.seated.get(player)
+        if runner is not None:
+            self._submit(runner, ("away", conn, player, None), None, None)
+
+    # --- requests ------------------------------------------------------------------
+
+    def request(self, conn: "Connection", msg: dict, rid) -> None:
+        kind = msg["type"]
+        if kind == "ping":
+            conn.send({"type": "pong", "id": rid})
+        elif kind == "list":
+            self._list(conn, msg, rid)
+        elif kind == "create":
+            self._create(conn, msg, rid)
+        elif kind in TABLE_REQUESTS:
+            table = field_int(msg, "table", optional=(kind != "join"))
+            runner = self.seated.get(conn.player) if table is None else self.tables.get(table)
+            if runner is None or runner.closed:
+                raise RequestError("no_table", "no such table" if table is not None else "you sit at no table")
+            self._submit(runner, ("request", conn, conn.player, msg), conn, rid)
+        elif kind == "hello":
+            raise RequestError("already_hello", "hello was already accepted on this connection")
+        else:
+            raise RequestError("unknown_type", f"unknown message type {kind!r}")
+
+    def _submit(self, runner: TableRunner, item: tuple, conn, rid) -> None:
+        try:
+            runner.submit(item)
+        except Busy:
+            if conn is None:
+                log.warning("table %s inbox full; dropped %s", runner.id, item[0])
+                return
+            raise RequestError("busy", f"table {runner.id} is busy; try again") from None
+
+    def _list(self, conn: "Connection", msg: dict, rid) -> None:
+        game = field_str(msg, "game", optional=True, max_len=32)
+        only_open = msg.get("open", False)
+        if type(only_open) is not bool:
+            only_open = field_bool(msg, "open")
+        out = []
+        for runner in self.tables.values():
+            if runner.closed or (game is not None and runner.options["game"] != game):
+                continue
+            if only_open and (runner.playing or all(s.kind != "vacant" for s in runner.seats)):
+                continue
+            out.append(runner.info())
+        conn.send({"type": "tables", "id": rid, "tables": out[:LIST_MAX], "total": len(out)})
+
+    def _create(self, conn: "Connection", msg: dict, rid) -> None:
+        player = conn.player
+        if player in self.seated:
+            raise RequestError("already_seated", f"you already sit at table {self.seated[player].id}; leave it first")
+        if len(self.tables) >= MAX_TABLES:
+            raise RequestError("server_full", f"the server holds {MAX_TABLES} tables; try later")
+        try:
+            options, bots = server_options(msg.get("options"))
+        except (ValueError, TypeError) as e:
+            raise RequestError("bad_options", str(e)) from None
+        table_id = self.server.store.new_table(options["game"], options, player)
+        runner = TableRunner(self.server, table_id, options, bots)
+        self.tables[table_id] = runner
+        self.seat(player, runner)  # at once: a pipelined "start" must find the table
+        self.server.spawn(runner.run)
+        log.info("table %s created by player %s: %s", table_id, player, options)
+        runner.submit(("request", conn, player, {"type": "join", "id": rid, "table": table_id}))

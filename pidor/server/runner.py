@@ -1,0 +1,467 @@
+"""The per-table task: the only code that mutates a :class:`~pidor.engine.table.Table`.
+
+Requests reach it through a bounded inbox (``submit``). One cycle of the task::
+
+    wait for a request or the next deadline (trio: move_on_at)
+    handle every queued request (join, leave, start, act, call, pass, vote, ...)
+    tick the table's clocks (T3 window, T4 vote, D5 «бито») and the turn clocks (T9)
+    let the bots and the stand-ins of away seats play, answer and vote (T3: at once)
+    prompt each human whose turn it is ("turn", tutorial "hint", T11)
+    flush: hand every connection its frames (never blocks: a full queue drops the client)
+
+Every event the table returns goes, in order, to the log sink (full form) and to each
+seat as ``project(event, seat)``, numbered by ``seq``. After an ``undo`` every seat gets a
+fresh ``snapshot``, since undo restores the state wholesale.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from typing import TYPE_CHECKING, Any, Callable
+
+import trio
+
+from .. import wire
+from ..bots import RandomBot
+from ..engine.game import ActionError, Event, project
+from ..engine.seeds import Rng
+from ..engine.table import Table
+from .drive import Drive
+from .requests import RequestError, field_bool, field_int
+from .seating import Seat
+
+if TYPE_CHECKING:
+    from .app import Server
+
+__all__ = ["TableRunner", "Busy", "INBOX", "TABLE_REQUESTS"]
+
+log = logging.getLogger("pidor.server.table")
+
+#: Requests waiting for a table task; a full inbox refuses with ``busy``.
+INBOX = 256
+
+#: Requests a table task handles (``table`` names the table; default: the player's own).
+TABLE_REQUESTS = ("join", "leave", "start", "act", "call", "pass", "vote", "tutorial_off", "resync")
+
+
+class Busy(Exception):
+    """The table's inbox is full."""
+
+
+def _rel(deadline: float | None, now: float) -> float | None:
+    """Deadlines go on the wire as seconds from now (the server's clock is its own)."""
+    return None if deadline is None else round(max(0.0, deadline - now), 3)
+
+
+def _rel_view(view: dict, now: float) -> dict:
+    status = view.get("status")  # the table's public state (Table.view)
+    if isinstance(status, dict):
+        for key in ("window", "court"):
+            if status.get(key):
+                status[key] = {**status[key], "deadline": _rel(status[key]["deadline"], now)}
+    return view
+
+
+class TableRunner(Drive):
+    def __init__(self, server: "Server", table_id: int, options: dict, bot_specs: list[dict]) -> None:
+        self.server = server
+        self.id = table_id
+        self.options = options
+        n = options["players"]
+        self.seats = [Seat(i) for i in range(n)]
+        for k, spec in enumerate(bot_specs):
+            seat = self.seats[n - len(bot_specs) + k]
+            seat.kind, seat.spec, seat.name = "bot", spec, f"bot-{seat.index}"
+        self.host: int | None = None
+        self.table: Table | None = None
+        self.seq = 0
+        self.closed = False
+        self.close_reason = "empty"  # why the table closed: empty, shutdown, internal_error
+        self.record: dict = {}  # the running game's header for the log sink
+        self._game_open = False  # a game started and its results are not out yet
+        self._game_row: int | None = None
+        self._occupants: list[tuple] = []
+        self._standins: dict[int, RandomBot] = {}
+        self._rng = Rng(self.server.new_seed(), b"runner")
+        self._pending: dict[Any, list[bytes]] = {}
+        self._inbox_send, self._inbox = trio.open_memory_channel(INBOX)
+
+    # ------------------------------------------------------------------ outside
+
+    def submit(self, item: tuple) -> None:
+        """Queue ``(op, conn, player, message)`` for the table task; raises ``Busy``."""
+        try:
+            self._inbox_send.send_nowait(item)
+        except trio.WouldBlock:
+            raise Busy from None
+
+    @property
+    def playing(self) -> bool:
+        return self.table is not None and not self.table.finished
+
+    def seat_of(self, player: int) -> Seat | None:
+        for s in self.seats:
+            if s.kind == "human" and s.player == player:
+                return s
+        return None
+
+    def info(self) -> dict:
+        return {
+            "id": self.id,
+            "game": self.options["game"],
+            "options": dict(self.options),
+            "seats": [s.info() for s in self.seats],
+            "host": self.host,
+            "state": "playing" if self.playing else "waiting",
+            "games": 0 if self.table is None else self.table.games,
+        }
+
+    # ------------------------------------------------------------------ the task
+
+    async def run(self) -> None:
+        try:
+            more = False
+            while not self.closed:
+                if more:
+                    await trio.lowlevel.checkpoint()
+                else:
+                    deadline = self._next_deadline()
+                    with trio.move_on_at(math.inf if deadline is None else deadline):
+                        item = await self._inbox.receive()
+                        self._handle(item)
+                while not self.closed:
+                    try:
+                        item = self._inbox.receive_nowait()
+                    except trio.WouldBlock:
+                        break
+                    self._handle(item)
+                now = trio.current_time()
+                self._tick(now)
+                more = self._drive(now)
+                self._prompt(now)
+                self._flush()
+        except Exception:
+            log.exception("table %s failed; closing it", self.id)
+            self.close_reason = "internal_error"
+            self._flush()
+        finally:
+            self.closed = True
+            self.server.lobby.table_closed(self)
+
+    def _next_deadline(self) -> float | None:
+        t = self.table
+        if t is None or t.finished:
+            return None
+        times = [s.turn_deadline for s in self.seats if s.turn_deadline is not None]
+        d = t.deadline()
+        if d is not None:
+            times.append(d)
+        return min(times) if times else None
+
+    # ------------------------------------------------------------------ output
+
+    def _send(self, conn, message: dict, seat: int | None = None, hidden: set | None = None) -> None:
+        if conn is not None and not conn.closed:
+            self._queue(conn, wire.encode(message), seat, hidden)
+
+    def _queue(self, conn, frame: bytes, seat: int | None = None, hidden: set | None = None) -> None:
+        """Queue an encoded frame for ``conn`` (sent at the end of the cycle)."""
+        audit = self.server.audit
+        if audit is not None and seat is not None:
+            if hidden is None:
+                hidden = self.table.game.hidden_from(seat) if self.table and self.table.game else set()
+            audit(self.id, seat, frame, hidden)
+        self._pending.setdefault(conn, []).append(frame)
+
+    def _reply(self, conn, rid, message: dict) -> None:
+        if rid is None and message["type"] == "ok":
+            return  # a request without an id gets no "ok" (errors are always sent)
+        message["id"] = rid
+        self._send(conn, message)
+
+    def _error(self, conn, rid, code: str, text: str, rule: str | None = None) -> None:
+        msg = {"type": "error", "id": rid, "code": code, "message": text}
+        if rule is not None:
+            msg["rule"] = rule
+        self._send(conn, msg)
+
+    def _broadcast(self, message: dict) -> None:
+        for s in self.seats:
+            if s.kind == "human" and s.conn is not None:
+                self._send(s.conn, message)
+
+    def _broadcast_info(self) -> None:
+        self._broadcast({"type": "table", "table": self.info()})
+
+    def _flush(self) -> None:
+        pending, self._pending = self._pending, {}
+        for conn, frames in pending.items():
+            conn.send_frames(frames)
+
+    def _snapshot(self, seat: Seat, now: float) -> None:
+        if seat.conn is None or self.table is None:
+            return
+        view = _rel_view(self.table.view(seat.index), now)
+        self._send(seat.conn, {"type": "snapshot", "table": self.id, "seq": self.seq, "seat": seat.index,
+                               "view": view, "info": self.info()}, seat.index)
+        seat.turn_seq = None  # prompt again after a snapshot
+
+    # ------------------------------------------------------------------ events
+
+    def _hidden(self) -> list[set] | None:
+        if self.server.audit is None or self.table is None:
+            return None
+        return [self.table.game.hidden_from(s) for s in range(len(self.seats))]
+
+    def _call(self, fn: Callable[..., list[Event]], *args) -> list[Event]:
+        """One table call; its events go out. Raises ``ActionError`` unchanged."""
+        before = self._hidden()
+        events = fn(*args)
+        self._emit(events, before)
+        return events
+
+    def _call_for(self, conn, rid, fn: Callable[..., list[Event]], *args) -> None:
+        """A table call made for a request: the ``ok`` reply goes before its events."""
+        before = self._hidden()
+        events = fn(*args)
+        self._reply(conn, rid, {"type": "ok"})
+        self._emit(events, before)
+
+    def _emit(self, events: list[Event], before: list[set] | None = None) -> None:
+        if not events:
+            return
+        self.server.log_sink(self.record, events)  # the one place game events go to the log
+        after = self._hidden()
+        humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
+        undo = False
+        for e in events:
+            self.seq += 1
+            undo = undo or e["type"] == "undo"
+            private = "_private" in e
+            frame = None
+            for s in humans:
+                if frame is None or private:  # one encoding serves every seat if nothing is private
+                    view = project(e, s.index)
+                    if "deadline" in view:
+                        view["deadline"] = _rel(view["deadline"], trio.current_time())
+                    frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
+                hidden = None if before is None else before[s.index] & after[s.index]
+                self._queue(s.conn, frame, s.index, hidden)
+        if undo:
+            now = trio.current_time()
+            for s in humans:
+                self._snapshot(s, now)
+        if self._game_open and self.table.finished:
+            self._game_over()
+
+    def _server_event(self, event: Event) -> None:
+        """An event the server adds to the game's stream (timeouts, seats, game over)."""
+        self._emit([event], self._hidden())
+
+    def _game_over(self) -> None:
+        t = self.table
+        self._game_open = False
+        self._server_event({"type": "results", "number": t.games, "result": t.game.result, "mark": t.mark,
+                            "names": [s.name for s in self.seats]})
+        if self._game_row is not None:
+            self.server.store.game_ended(self._game_row, t.game.result)
+        for s in self.seats:
+            s.turn_seq = s.turn_deadline = None
+            if s.away:
+                self.server.lobby.unseat(s.player, self)
+                s.vacate()
+            elif s.replaced:
+                s.vacate()
+        self._fix_host()
+        self._broadcast_info()
+        self._close_if_empty()
+
+    # ------------------------------------------------------------------ requests
+
+    def _handle(self, item: tuple) -> None:
+        op, conn, player, msg = item
+        if op == "request":
+            rid = msg.get("id")
+            try:
+                getattr(self, "_do_" + msg["type"])(conn, player, msg, rid)
+            except RequestError as e:
+                self._error(conn, rid, e.code, e.message)
+            except ActionError as e:
+                self._error(conn, rid, e.code, e.message, e.rule)
+                seat = self.seat_of(player)
+                if seat is not None:
+                    seat.turn_seq = None  # a refused action: the "turn" comes again
+        elif op == "away":
+            self._away(conn, player)
+        elif op == "back":
+            self._back(conn, player)
+        elif op == "close":
+            self.closed, self.close_reason = True, "shutdown"
+
+    def _seat(self, player: int) -> Seat:
+        seat = self.seat_of(player)
+        if seat is None:
+            raise RequestError("not_seated", f"you have no seat at table {self.id}")
+        return seat
+
+    def _do_join(self, conn, player, msg, rid) -> None:
+        lobby = self.server.lobby
+        mine = self.seat_of(player)
+        if mine is None:
+            elsewhere = lobby.seated.get(player)
+            if elsewhere is not None and elsewhere is not self:
+                raise RequestError("already_seated", f"you already sit at table {elsewhere.id}; leave it first")
+            if self.playing:
+                raise RequestError("game_running", "a game is being played at this table; join after it")
+            want = field_int(msg, "seat", optional=True)
+            free = [s for s in self.seats if s.kind == "vacant"]
+            if want is not None:
+                free = [s for s in free if s.index == want]
+                if not free:
+                    raise RequestError("seat_taken", f"seat {want} is not free at table {self.id}")
+            if not free:
+                raise RequestError("table_full", f"table {self.id} has no free seat")
+            mine = free[0]
+            mine.kind, mine.player, mine.name, mine.conn = "human", player, conn.name, conn
+            lobby.seat(player, self)
+            if self.host is None:
+                self.host = mine.index
+        self._reply(conn, rid, {"type": "joined", "table": self.info(), "seat": mine.index})
+        self._broadcast_info()
+        if self.playing:
+            self._snapshot(mine, trio.current_time())
+
+    def _do_leave(self, conn, player, msg, rid) -> None:
+        seat = self._seat(player)
+        self.server.lobby.unseat(player, self)
+        if self.playing:
+            # T9: replaced by an honest bot for the rest of the game.
+            seat.kind, seat.conn, seat.replaced, seat.player = "bot", None, True, None
+            seat.spec = {"policy": "random"}
+            seat.bot = RandomBot(seat.index, self.server.new_seed())
+            self.table.seats[seat.index]["kind"] = "bot"
+            seat.turn_seq = seat.turn_deadline = None
+            self._server_event({"type": "seat", "seat": seat.index, "state": "bot"})
+        else:
+            seat.vacate()
+        self._reply(conn, rid, {"type": "ok"})
+        self._fix_host()
+        self._broadcast_info()
+        self._close_if_empty()
+
+    def _do_start(self, conn, player, msg, rid) -> None:
+        seat = self._seat(player)
+        if seat.index != self.host:
+            raise RequestError("not_host", "only the host (the seat shown as host) starts a game")
+        if self.playing:
+            raise RequestError("game_running", "a game is already being played at this table")
+        if any(s.kind == "vacant" for s in self.seats):
+            raise RequestError("seats_empty", "every seat must be taken before a game starts")
+        kinds = [{"kind": s.kind} for s in self.seats]
+        occupants = [(s.kind, s.player, s.spec) for s in self.seats]
+        if self.table is None:
+            self.table = Table(self.options, kinds)
+        else:
+            self.table.seats = kinds  # (a seat's kind changes when a bot replaced a human)
+            for i, (old, new) in enumerate(zip(self._occupants, occupants)):
+                if old != new:  # a new occupant: the table's tutorial setting applies (T11)
+                    self.table.tutorial[i] = bool(self.options["tutorial"]) and new[0] == "human"
+        self._occupants = occupants
+        seed, bot_seed = self.server.new_seed(), self.server.new_seed()
+        for s in self.seats:
+            s.bot = RandomBot.from_spec(s.index, bot_seed, s.spec) if s.kind == "bot" else None
+            s.turn_seq = s.turn_deadline = None
+        self._standins = {}
+        self._standin_seed = self.server.new_seed()
+        number = self.table.games + 1
+        self._game_open = True
+        self.record = {"table": self.id, "number": number, "game": self.options["game"],
+                       "options": dict(self.options), "seed": seed, "bot_seed": bot_seed,
+                       "seats": [s.info() for s in self.seats]}
+        self._game_row = self.server.store.game_started(self.id, number, self.record["seats"])
+        self._reply(conn, rid, {"type": "ok"})
+        self._emit(self.table.start(seed=seed, now=trio.current_time()))
+        self._broadcast_info()
+
+    def _game(self):
+        if not self.playing:
+            raise RequestError("not_now", "no game is being played at this table")
+        return self.table
+
+    def _do_act(self, conn, player, msg, rid) -> None:
+        seat = self._seat(player)
+        t = self._game()
+        action = t.game.parse_action(msg.get("action"))
+        self._call_for(conn, rid, t.act, seat.index, action, trio.current_time())
+
+    def _do_call(self, conn, player, msg, rid) -> None:
+        self._answer(conn, player, rid, True)
+
+    def _do_pass(self, conn, player, msg, rid) -> None:
+        self._answer(conn, player, rid, False)
+
+    def _answer(self, conn, player, rid, call: bool) -> None:
+        seat = self._seat(player)
+        t = self._game()
+        self._call_for(conn, rid, t.answer, seat.index, call, trio.current_time())
+
+    def _do_vote(self, conn, player, msg, rid) -> None:
+        seat = self._seat(player)
+        t = self._game()
+        guilty = field_bool(msg, "guilty")
+        self._call_for(conn, rid, t.vote, seat.index, guilty, trio.current_time())
+
+    def _do_tutorial_off(self, conn, player, msg, rid) -> None:
+        seat = self._seat(player)
+        if self.table is not None:
+            self.table.tutorial_off(seat.index)
+        self._reply(conn, rid, {"type": "ok"})
+
+    def _do_resync(self, conn, player, msg, rid) -> None:
+        seat = self._seat(player)
+        if self.table is None:
+            self._reply(conn, rid, {"type": "table", "table": self.info()})
+            return
+        self._snapshot(seat, trio.current_time())
+        self._reply(conn, rid, {"type": "ok"})
+
+    # ------------------------------------------------------------------ presence
+
+    def _away(self, conn, player) -> None:
+        seat = self.seat_of(player)
+        if seat is None or seat.conn is not conn:
+            return
+        seat.conn = None
+        seat.turn_seq = None  # the turn clock restarts at the away pace (T9)
+        log.info("table %s: seat %s (%s) is away", self.id, seat.index, seat.name)
+        if self.playing:
+            self._server_event({"type": "seat", "seat": seat.index, "state": "away"})
+        else:
+            self.server.lobby.unseat(player, self)
+            seat.vacate()
+            self._fix_host()
+            self._close_if_empty()
+        self._broadcast_info()
+
+    def _back(self, conn, player) -> None:
+        seat = self.seat_of(player)
+        if seat is None:
+            return
+        seat.conn, seat.name = conn, conn.name
+        log.info("table %s: seat %s (%s) is back", self.id, seat.index, seat.name)
+        self._snapshot(seat, trio.current_time())  # first the whole state, then events after it
+        if self.playing:
+            self._server_event({"type": "seat", "seat": seat.index, "state": "back"})
+        self._broadcast_info()
+
+    def _fix_host(self) -> None:
+        if self.host is not None and self.seats[self.host].kind == "human":
+            return
+        humans = [s.index for s in self.seats if s.kind == "human"]
+        self.host = humans[0] if humans else None
+
+    def _close_if_empty(self) -> None:
+        if not any(s.kind == "human" for s in self.seats):
+            log.info("table %s: nobody left; closing", self.id)
+            self.closed = True

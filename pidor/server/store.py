@@ -1,0 +1,145 @@
+"""The server's SQLite store: players with hashed tokens, and an index of tables and games.
+
+Tokens are 32 random bytes (``secrets.token_urlsafe``); only their SHA-256 is stored. A
+fast hash is enough for a secret of that entropy (no password to stretch), and it lets
+the lookup be one indexed query.
+
+All calls are short synchronous statements on one connection, made from the trio thread
+(WAL journal, ``synchronous=NORMAL``: a commit does not wait for the disk).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import sqlite3
+import time
+from pathlib import Path
+
+__all__ = ["Store", "default_data_dir", "hash_token", "new_token"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_hash BLOB NOT NULL UNIQUE,
+    created REAL NOT NULL,
+    seen REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    host INTEGER,
+    created REAL NOT NULL,
+    closed REAL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    number INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    result TEXT,
+    UNIQUE (table_id, number)
+);
+"""
+
+
+def default_data_dir() -> Path:
+    """``$PIDOR_DATA``, else ``$XDG_DATA_HOME/pidor``, else ``~/.local/share/pidor``."""
+    if os.environ.get("PIDOR_DATA"):
+        return Path(os.environ["PIDOR_DATA"])
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "pidor"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+class Store:
+    """``Store(path)`` opens (and creates) the database; ``Store(":memory:")`` for tests."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    @classmethod
+    def in_dir(cls, data_dir: str | os.PathLike) -> "Store":
+        return cls(Path(data_dir) / "pidor.sqlite3")
+
+    def close(self) -> None:
+        self.db.close()
+
+    # --- players --------------------------------------------------------------
+
+    def new_player(self, name: str) -> tuple[int, str]:
+        """A new player; returns ``(id, token)``. The token is shown once and never stored."""
+        token = new_token()
+        now = time.time()
+        cur = self.db.execute(
+            "INSERT INTO players (name, token_hash, created, seen) VALUES (?, ?, ?, ?)",
+            (name, hash_token(token), now, now))
+        return cur.lastrowid, token
+
+    def find_player(self, token: str) -> tuple[int, str] | None:
+        """``(id, name)`` of the token's player, or ``None``."""
+        row = self.db.execute("SELECT id, name FROM players WHERE token_hash = ?", (hash_token(token),)).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def seen(self, player: int, name: str) -> None:
+        self.db.execute("UPDATE players SET seen = ?, name = ? WHERE id = ?", (time.time(), name, player))
+
+    def player_count(self) -> int:
+        return self.db.execute("SELECT count(*) FROM players").fetchone()[0]
+
+    # --- tables and games --------------------------------------------------------
+
+    def new_table(self, game: str, options: dict, host: int | None) -> int:
+        cur = self.db.execute(
+            "INSERT INTO tables (game, options, host, created) VALUES (?, ?, ?, ?)",
+            (game, json.dumps(options, sort_keys=True), host, time.time()))
+        return cur.lastrowid
+
+    def close_table(self, table_id: int) -> None:
+        self.db.execute("UPDATE tables SET closed = ? WHERE id = ? AND closed IS NULL", (time.time(), table_id))
+
+    def close_open_tables(self) -> int:
+        """Mark tables left open by an earlier run as closed (at start and at shutdown)."""
+        return self.db.execute("UPDATE tables SET closed = ? WHERE closed IS NULL", (time.time(),)).rowcount
+
+    def game_started(self, table_id: int, number: int, seats: list) -> int:
+        cur = self.db.execute(
+            "INSERT INTO games (table_id, number, seats, started) VALUES (?, ?, ?, ?)",
+            (table_id, number, json.dumps(seats), time.time()))
+        return cur.lastrowid
+
+    def game_ended(self, game_id: int, result: dict | None) -> None:
+        self.db.execute("UPDATE games SET ended = ?, result = ? WHERE id = ?",
+                        (time.time(), json.dumps(result, sort_keys=True), game_id))
+
+    def games_of(self, table_id: int) -> list[dict]:
+        rows = self.db.execute(
+            "SELECT id, number, seats, started, ended, result FROM games WHERE table_id = ? ORDER BY number",
+            (table_id,)).fetchall()
+        return [{"id": r[0], "number": r[1], "seats": json.loads(r[2]), "started": r[3], "ended": r[4],
+                 "result": None if r[5] is None else json.loads(r[5])} for r in rows]
+
+    def table_row(self, table_id: int) -> dict | None:
+        r = self.db.execute("SELECT id, game, options, host, created, closed FROM tables WHERE id = ?",
+                            (table_id,)).fetchone()
+        if r is None:
+            return None
+        return {"id": r[0], "game": r[1], "options": json.loads(r[2]), "host": r[3], "created": r[4], "closed": r[5]}

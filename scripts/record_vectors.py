@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Record the protocol test vectors in ``protocol/vectors/``.
+
+* ``<game>-session.json``: one whole session per game over real TCP: a scripted client
+  (hello, list, create with bots, start, a full game, the next game's start, leave)
+  against an in-process server with fixed seeds and a frozen clock, so a rerun writes
+  the same bytes. Every frame both ways, as hex and as decoded data.
+  The «пидор» session also shows a cheat that a bot calls (court, vote, guilty verdict,
+  undo, snapshot, the honest replay), a false call by the client (T5), tutorial hints and
+  ``tutorial_off``, ``resync``, ``ping`` and a refused action.
+* ``codec.json``: frames a decoder must accept (with their data) or refuse (with the
+  error code).
+
+    python scripts/record_vectors.py [--out protocol/vectors]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import sys
+from pathlib import Path
+
+import msgpack
+import trio
+import trio.testing
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pidor import wire  # noqa: E402
+from pidor.server import store as store_module  # noqa: E402
+from pidor.server.app import Server  # noqa: E402
+from pidor.server.store import Store  # noqa: E402
+from pidor.server.testing import connect  # noqa: E402
+
+SESSIONS = {
+    "pidor": {"game": "pidor", "players": 3, "deck": 36,
+              "bots": ["builtin:random:attention=1", "builtin:random"]},
+    "podkidnoy": {"game": "podkidnoy", "players": 2, "deck": 36, "bots": 1},
+    "perevodnoy": {"game": "perevodnoy", "players": 3, "deck": 36, "bots": 2},
+}
+
+
+def counter_source(label: str):
+    n = itertools.count()
+    return lambda size: hashlib.sha256(f"{label}:{next(n)}".encode()).digest()[:size]
+
+
+def is_event(m, kind):
+    return m["type"] == "event" and m["event"]["type"] == kind
+
+
+async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
+    tokens = (f"vector-token-{name}-{i}" for i in itertools.count())
+    store_module.new_token = lambda: next(tokens)  # a fixed token, so reruns match
+    server = Server(Store(":memory:"), seed_source=counter_source(f"vectors:{name}"))
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.run, "127.0.0.1", 0)
+        c = await connect(port)
+        c.transcript = []
+        await c.hello("vector")
+        await c.request({"type": "ping"})
+        await c.request({"type": "list"})
+        joined = await c.request({"type": "create", "options": options})
+        seat = joined["seat"]
+        await c.request({"type": "start"})
+        runner = server.lobby.tables[joined["table"]["id"]]
+        state = {"cheated": False, "false_call": False, "hints": 0, "refused": False, "resync": False}
+        while True:
+            m = await c.receive()
+            if is_event(m, "results"):
+                break
+            kind = m["type"]
+            if kind == "hint":
+                state["hints"] += 1
+                if state["hints"] == 3:
+                    await c.request({"type": "tutorial_off"})
+            elif kind == "turn" and m["options"]:
+                game = runner.table.game
+                if not state["refused"]:
+                    state["refused"] = True
+                    await c.request({"type": "act", "action": {"type": "fly"}})  # invalid_action
+                if not state["resync"] and state["hints"] >= 1:
+                    state["resync"] = True
+                    await c.request({"type": "resync"})
+                    continue
+                if name == "pidor" and not state["cheated"] and seat in runner.table.to_act():
+                    cheats = [a for a in game.actions(seat) if game.check(seat, a)]
+                    if cheats:
+                        state["cheated"] = True
+                        await c.request({"type": "act", "action": game.action_data(cheats[0])})
+                        continue
+                await c.request({"type": "act", "action": m["options"][0]})
+            elif kind == "event":
+                e = m["event"]
+                if e["type"] == "window" and seat in e["owing"]:
+                    call = name == "pidor" and state["cheated"] and not state["false_call"] \
+                        and not runner.table.window["violations"]
+                    state["false_call"] = state["false_call"] or call
+                    await c.request({"type": "call" if call else "pass"})
+                elif e["type"] == "court" and seat in e["voters"]:
+                    await c.request({"type": "vote", "guilty": True})
+        await c.request({"type": "start"})
+        await c.receive(lambda m: is_event(m, "game_start"))
+        await c.request({"type": "leave"})
+        nursery.cancel_scope.cancel()
+    return c.transcript
+
+
+def session_file(name: str, options: dict, transcript) -> dict:
+    frames = []
+    for direction, frame in transcript:
+        frames.append({"dir": direction, "hex": frame.hex(), "data": wire.decode_frame(frame[4:])})
+    return {
+        "protocol": wire.PROTOCOL_VERSION,
+        "description": f"A whole «{name}» session: one client ('c2s') and the server ('s2c'); "
+                       "each frame is the 4-byte length and the msgpack map, in hex, with its decoded data.",
+        "options": options,
+        "frames": frames,
+    }
+
+
+def codec_vectors() -> dict:
+    def f(body: bytes) -> str:
+        return (len(body).to_bytes(4, "big") + body).hex()
+
+    accept = [
+        {"type": "ping"},
+        {"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "Вася", "token": None},
+        {"type": "act", "id": 12, "action": {"type": "beat", "card": "Th", "target": 2}},
+        {"type": "ping", "id": "req-1", "unknown_field": [1, 2.5, True, None, {"nested": -7}]},
+        {"type": "ping", "big": 2 ** 64 - 1, "small": -2 ** 63},
+    ]
+    refuse = [
+        ("frame_too_large", (wire.MAX_FRAME + 1).to_bytes(4, "big").hex(), "the announced length is over MAX_FRAME"),
+        ("bad_frame", f(msgpack.packb([1, 2, 3])), "the value is not a map"),
+        ("bad_frame", f(msgpack.packb({1: 2})), "a map key is not a string"),
+        ("bad_frame", f(msgpack.packb({"a": msgpack.ExtType(1, b"x")})), "ext types are not allowed"),
+        ("bad_frame", f(msgpack.packb({"a": 1}) + b"\x00"), "bytes after the map"),
+        ("bad_frame", f(b"\x81\xa1a\xc1"), "0xc1 is never used in msgpack"),
+        ("bad_frame", f(b"\x81\xa1a\xa2\xff\xfe"), "a string that is not UTF-8"),
+        ("bad_frame", f(msgpack.packb({"a": float("nan")})), "NaN and infinities are not allowed"),
+        ("too_large", f(msgpack.packb({"a": "x" * (wire.MAX_STR + 1)})), "a string over MAX_STR bytes"),
+        ("too_large", f(msgpack.packb({"a": list(range(wire.MAX_ARRAY + 1))})), "an array over MAX_ARRAY"),
+        ("too_deep", f(b"\x81\xa1a" + b"\x91" * wire.MAX_DEPTH + b"\x01"), "nested deeper than MAX_DEPTH"),
+    ]
+    limits = {k: getattr(wire, k) for k in ("MAX_FRAME", "MAX_DEPTH", "MAX_ARRAY", "MAX_MAP", "MAX_STR", "MAX_BIN")}
+    return {
+        "protocol": wire.PROTOCOL_VERSION,
+        "limits": limits,
+        "accept": [{"hex": wire.encode(m).hex(), "data": m} for m in accept],
+        "refuse": [{"hex": h, "code": code, "why": why} for code, h, why in refuse],
+    }
+
+
+async def record_all(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    for name, options in SESSIONS.items():
+        transcript = await record_session(name, options)
+        path = out / f"{name}-session.json"
+        path.write_text(json.dumps(session_file(name, options, transcript), ensure_ascii=False, indent=1) + "\n")
+        print(f"{path}: {len(transcript)} frames")
+    path = out / "codec.json"
+    path.write_text(json.dumps(codec_vectors(), ensure_ascii=False, indent=1) + "\n")
+    print(f"{path}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "protocol" / "vectors")
+    args = ap.parse_args()
+    # A frozen clock: deadlines on the wire are exact and the run is repeatable.
+    trio.run(record_all, args.out, clock=trio.testing.MockClock())
+
+
+if __name__ == "__main__":
+    main()

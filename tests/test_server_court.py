@@ -1,0 +1,87 @@
+"""Cheat → call → vote → verdict over the wire (T2–T6), with three or four scripted
+clients at a «пидор» table; the cheat is picked with the server's own rules."""
+
+from __future__ import annotations
+
+import pytest
+
+from server_helpers import act, cheat_and_call, is_event, open_table, serve
+
+
+@pytest.mark.parametrize("outcome", ["guilty", "tie", "clean"])
+async def test_cheat_call_vote_verdict_T6(outcome, autojump_clock):
+    n = 4 if outcome == "clean" else 3
+    async with serve(seeds=f"court-{outcome}") as (server, port):
+        clients = await open_table(port, n)
+        x, y, violations, court, cheat = await cheat_and_call(server, clients)
+        # T6: the court shows the violated rule, its id and texts, to everyone.
+        assert court["accused"] == x and court["caller"] == y
+        assert [r["id"] for r in court["rules"]] == violations
+        assert all(r["ru"] and r["en"] for r in court["rules"])
+        voters = [c for c in clients if c.seat not in (x, y)]
+        assert sorted(court["voters"]) == [c.seat for c in voters]
+        for v in voters:
+            r = await v.request({"type": "vote", "guilty": outcome == "guilty"})
+            assert r["type"] == "ok"
+        verdict = (await clients[x].receive(is_event("verdict")))["event"]
+        assert verdict["outcome"] == outcome
+        if outcome == "clean":
+            await clients[x].receive(is_event("mark"))
+        else:
+            await clients[x].receive(lambda m: m["type"] == "snapshot")
+        after = [m for m in clients[x].messages if m["type"] in ("event", "snapshot")]
+        kinds = [m["event"]["type"] if m["type"] == "event" else "snapshot" for m in after]
+        tail = kinds[kinds.index("verdict"):]
+        runner = server.lobby.tables[clients[0].table]
+        if outcome == "guilty":
+            assert tail[:3] == ["verdict", "undo", "mark"]
+            assert "snapshot" in tail  # a fresh view after the undo
+            assert runner.table.mark == x
+            # T6: the accused's next action must be honest.
+            await clients[x].receive(lambda m: m["type"] == "turn")
+            r = await clients[x].request({"type": "act", "action": cheat})
+            assert r["type"] == "error" and r["code"] == "must_play_honestly"
+        elif outcome == "tie":
+            assert tail[:2] == ["verdict", "undo"] and "mark" not in tail
+            assert runner.table.mark is None
+            await clients[x].receive(lambda m: m["type"] == "turn")
+            r = await clients[x].request({"type": "act", "action": cheat})  # may cheat again
+            assert r["type"] == "ok"
+        else:
+            assert tail[:2] == ["verdict", "mark"] and "undo" not in tail
+            assert runner.table.mark == y
+
+
+async def test_call_on_an_honest_action_marks_the_caller_T5(autojump_clock):
+    async with serve(seeds="honest-call") as (server, port):
+        clients = await open_table(port, 3)
+        runner = server.lobby.tables[clients[0].table]
+        x = runner.table.to_act()[0]
+        await act(clients, x, {"type": "draw"}, pass_others=False)
+        y = (x + 1) % 3
+        await clients[y].receive(is_event("window"))
+        assert (await clients[y].request({"type": "call"}))["type"] == "ok"
+        verdict = (await clients[x].receive(is_event("verdict")))["event"]
+        assert verdict == {"type": "verdict", "outcome": "honest", "caller": y, "accused": x}
+        mark = (await clients[x].receive(is_event("mark")))["event"]
+        assert mark["seat"] == y and mark["reason"] == "false_call"
+        assert not any(m["type"] == "event" and m["event"]["type"] == "court" for m in clients[x].messages)
+        # T2: one call per action; the window is closed now.
+        r = await clients[(x + 2) % 3].request({"type": "call"})
+        assert r["type"] == "error" and r["code"] in ("not_now", "impossible_action")
+
+
+async def test_votes_and_answers_out_of_place_are_refused(autojump_clock):
+    async with serve(seeds="refuse") as (server, port):
+        clients = await open_table(port, 3)
+        r = await clients[0].request({"type": "vote", "guilty": True})
+        assert r["code"] == "not_now"
+        r = await clients[0].request({"type": "vote", "guilty": "yes"})
+        assert r["code"] == "bad_request"
+        runner = server.lobby.tables[clients[0].table]
+        x = runner.table.to_act()[0]
+        other = clients[(x + 1) % 3]
+        r = await other.request({"type": "act", "action": {"type": "draw"}})
+        assert r["code"] == "impossible_action"  # T1: not your turn
+        r = await other.request({"type": "act", "action": {"type": "fly"}})
+        assert r["code"] == "invalid_action"
