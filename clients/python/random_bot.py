@@ -1,0 +1,103 @@
+"""A sample bot: plays a random honest option, passes every call window, votes at random.
+
+    python clients/python/random_bot.py --host 127.0.0.1 --port 7777 --name bot1 --table 3
+    python clients/python/random_bot.py --name bot1 --create pidor --players 4 --bots 3
+
+Without ``--table`` or ``--create`` it joins the first open table, or creates a «пидор»
+table with built-in bots if there is none. Needs only ``msgpack`` and ``pidor_client.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+
+from pidor_client import Bot, Client, PidorError, TableClosed
+
+
+class RandomBot(Bot):
+    def __init__(self, seed=None, out=print) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.out = out
+        self.turns = 0
+
+    def on_turn(self, options, turn):
+        # Durak: options may be empty (no honest card to throw in now); then wait.
+        if not options:
+            return None
+        self.turns += 1
+        return self.rng.choice(options)
+
+    def on_window(self, event):
+        return False  # never call «пидор!»
+
+    def on_court(self, event):
+        return self.rng.random() < 0.5  # «пидор» or «чист», at random
+
+    def on_error(self, error):
+        self.out(f"refused: {error}")
+
+    def on_results(self, event):
+        result = event["result"]
+        names = event.get("names") or []
+        loser = result.get("loser")
+        who = "a draw" if result.get("draw") else f"loser: seat {loser} ({names[loser] if loser is not None and loser < len(names) else '?'})"
+        self.out(f"game {event['number']} over: {who}; order {result.get('order')}; I am seat {self.seat}")
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description="A random bot for the pidor match server.")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=7777)
+    p.add_argument("--name", default="random-bot")
+    p.add_argument("--token", help="a token from an earlier run, to be the same player again")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--table", type=int, help="join this table")
+    where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy"], help="create a table of this game")
+    p.add_argument("--players", type=int, default=4, help="seats at a created table (2..6)")
+    p.add_argument("--bots", type=int, help="built-in bots at a created table (default: players - 1)")
+    p.add_argument("--games", type=int, default=1, help="games to play (0: until the table closes)")
+    p.add_argument("--seed", type=int, help="seed of this bot's choices")
+    return p.parse_args(argv)
+
+
+def main(argv=None, out=print) -> int:
+    args = parse_args(argv)
+    client = Client(args.host, args.port, args.name, args.token)
+    bot = RandomBot(args.seed, out)
+    try:
+        welcome = client.connect()
+        if "token" in welcome:
+            out(f"player {welcome['player']}; token (keep it to come back): {welcome['token']}")
+        if welcome.get("table") is not None:
+            out(f"back at table {welcome['table']}")
+        elif args.table is not None:
+            out(f"joined table {args.table} at seat {client.join(args.table)['seat']}")
+        else:
+            game = args.create
+            if game is None:
+                tables = client.list_tables(open=True)["tables"]
+                if tables:
+                    joined = client.join(tables[0]["id"])
+                    out(f"joined table {tables[0]['id']} at seat {joined['seat']}")
+                game = None if tables else "pidor"
+            if game is not None:
+                bots = args.players - 1 if args.bots is None else args.bots
+                joined = client.create(game=game, players=args.players, bots=bots)
+                out(f"created table {joined['table']['id']} ({game}, {args.players} seats, {bots} bots)")
+        bot.run(client, games=args.games or None)
+        client.leave()
+    except TableClosed as e:
+        out(str(e))
+    except (PidorError, OSError) as e:
+        out(f"error: {e}")
+        return 1
+    finally:
+        client.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,504 @@
+"""The clients: the bot SDK (pidor/client.py, re-exported by clients/python/pidor_client.py),
+the sample random bot and ``pidor play``, against the recorded vectors and the real server
+on port 0. The blocking clients run in threads (``trio.to_thread.run_sync``) while the
+server runs in the test's trio loop; nothing waits on the real clock."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import socket
+import sys
+
+import pytest
+import trio
+from click.testing import CliRunner
+from server_helpers import serve
+
+from pidor import client as sdk
+from pidor.play import Session, play
+from pidor.play_commands import CommandError, parse_command
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+VECTORS = ROOT / "protocol" / "vectors"
+sys.path.insert(0, str(ROOT / "clients" / "python"))
+
+import pidor_client  # the bot writers' import
+import random_bot
+
+SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json"]
+
+
+def in_thread(fn, *args, **kwargs):
+    return trio.to_thread.run_sync(lambda: fn(*args, **kwargs))
+
+
+# --- codec and framing against protocol/vectors ------------------------------------------------
+
+
+def test_the_bot_sdk_file_is_the_one_implementation():
+    assert pidor_client.Client is sdk.Client and pidor_client.Bot is sdk.Bot
+    source = (ROOT / "pidor" / "client.py").read_text()
+    imports = [line for line in source.splitlines() if line.startswith(("import ", "from "))]
+    assert not [line for line in imports if "pidor" in line or "trio" in line], imports
+
+
+def test_codec_vectors_accept_and_refuse():
+    codec = json.loads((VECTORS / "codec.json").read_text())
+    assert codec["limits"] == {"MAX_FRAME": sdk.MAX_FRAME, "MAX_DEPTH": sdk.MAX_DEPTH, "MAX_ARRAY": sdk.MAX_ARRAY,
+                               "MAX_MAP": sdk.MAX_MAP, "MAX_STR": sdk.MAX_STR, "MAX_BIN": sdk.MAX_BIN}
+    for case in codec["accept"]:
+        frame = bytes.fromhex(case["hex"])
+        assert sdk.decode_body(frame[4:]) == case["data"]
+        assert sdk.decode_body(sdk.encode(case["data"])[4:]) == case["data"]
+    for case in codec["refuse"]:
+        a, b = socket.socketpair()
+        try:
+            a.sendall(bytes.fromhex(case["hex"]))
+            a.close()
+            with pytest.raises(sdk.ProtocolError) as err:
+                sdk.Connection(b).receive(timeout=5)
+            assert err.value.code == case["code"], case["why"]
+            assert not err.value.local
+        finally:
+            b.close()
+
+
+def test_encode_refuses_what_the_server_would_refuse():
+    for msg, code in [({"type": "x", "s": "я" * 9000}, "too_large"), ({"type": "x", "f": float("nan")}, "bad_frame"),
+                      ({"type": "x", "a": list(range(1025))}, "too_large"), ({1: 2}, "bad_frame")]:
+        with pytest.raises(sdk.ProtocolError) as err:
+            sdk.encode(msg)
+        assert err.value.code == code and err.value.local
+
+
+@pytest.mark.parametrize("name", SESSIONS)
+def test_recorded_session_through_connection_and_state(name):
+    """Every server frame of a recorded session, fed through a socket in odd-sized chunks,
+    decodes to the recorded data; TableState applies every event once, in order, and its
+    live table status agrees with each snapshot the server sent."""
+    frames = [f for f in json.loads((VECTORS / name).read_text())["frames"] if f["dir"] == "s2c"]
+    stream = b"".join(bytes.fromhex(f["hex"]) for f in frames)
+    a, b = socket.socketpair()
+    conn, state = sdk.Connection(b), sdk.TableState()
+    compared = 0
+    try:
+        a.setblocking(False)
+        pos, received = 0, []
+        while len(received) < len(frames):
+            if pos < len(stream):
+                pos += a.send(stream[pos:pos + 777])
+            msg = conn.receive(timeout=0)
+            while msg is not None:
+                received.append(msg)
+                msg = conn.receive(timeout=0)
+        assert received == [f["data"] for f in frames]
+    finally:
+        a.close()
+        b.close()
+    for msg in received:
+        if msg["type"] == "snapshot" and state.seq is not None:
+            live, snap = state.status, msg["view"]["status"]
+            assert msg["seq"] == state.seq
+            for key in ("mark", "number", "court", "honest_only"):
+                assert live[key] == snap[key], (key, msg["seq"])
+            compared += 1
+        assert state.absorb(msg)
+    events = [m["seq"] for m in received if m["type"] == "event"]
+    assert state.seq == events[-1] and not state.gap and compared >= 1
+    # A repeated event is dropped; a jump is a gap.
+    last = next(m for m in reversed(received) if m["type"] == "event")
+    assert state.absorb(last) is False
+    assert state.absorb({**last, "seq": last["seq"] + 2}) and state.gap
+
+
+# --- the SDK and the random bot against the real server ----------------------------------------
+
+
+class CountingBot(random_bot.RandomBot):
+    """The sample bot, with a ceiling on messages (a hung game fails, it does not hang)."""
+
+    def __init__(self, seed=0, out=None):
+        super().__init__(seed, out or (lambda text: None))
+        self.seen = 0
+        self.events: list[dict] = []
+        self.errors: list[sdk.ServerError] = []
+        self.windows: list[dict] = []
+
+    def on_message(self, msg):
+        self.seen += 1
+        assert self.seen < 50000, "the game does not end"
+
+    def on_event(self, event, seq):
+        self.events.append(event)
+
+    def on_error(self, error):
+        self.errors.append(error)
+
+    def on_window(self, event):
+        self.windows.append(event)
+        return super().on_window(event)
+
+
+@pytest.mark.parametrize("game,players", [("pidor", 4), ("podkidnoy", 3), ("perevodnoy", 2)])
+async def test_random_bot_command_plays_a_whole_game(game, players):
+    async with serve(seeds=f"clients-{game}") as (_server, port):
+        lines: list[str] = []
+        code = await in_thread(random_bot.main, ["--port", str(port), "--name", "rb", "--create", game,
+                                                 "--players", str(players), "--seed", "3"], out=lines.append)
+        assert code == 0, lines
+        assert lines[0].startswith("player ") and "token" in lines[0]
+        assert lines[1].startswith(f"created table 1 ({game}, {players} seats, {players - 1} bots)")
+        assert lines[2].startswith("game 1 over:") and "I am seat 0" in lines[2]
+        assert not [t for t in lines if t.startswith(("error", "refused"))]
+
+
+async def test_sdk_bot_plays_turns_windows_and_two_games():
+    async with serve(seeds="clients-sdk") as (_server, port):
+        c = sdk.Client("127.0.0.1", port, "sdk", timeout=10)
+        bot = CountingBot(seed=5)
+
+        def go():
+            welcome = c.connect()
+            assert welcome["player"] and welcome["token"] and welcome["table"] is None
+            joined = c.create(game="pidor", players=3, bots=2, deck=36)
+            assert joined["seat"] == 0 and c.state.is_host
+            return bot.run(c, games=2)
+
+        results = await in_thread(go)
+        assert [r["number"] for r in results] == [1, 2]
+        assert bot.turns > 5
+        kinds = {e["type"] for e in bot.events}
+        assert {"game_start", "action", "window", "game_over", "results"} <= kinds
+        mine = [e for e in bot.events if e["type"] == "action" and e["seat"] == 0]
+        assert len(mine) >= bot.turns - 1  # every answered turn became our action (one may be refused)
+        assert c.state.result == results[-1]["result"] and c.state.status["state"] == "over"
+        assert bot.errors == []  # a random honest option is never refused
+        # Each window we answered names the action it is about (from the action event before it).
+        assert len(bot.windows) > 10
+        pidor_actions = {"draw", "move", "lay", "keep", "lead", "beat", "take", "close"}
+        assert all(w["seat"] != 0 and w["action"]["type"] in pidor_actions for w in bot.windows)
+        await in_thread(c.close)
+
+
+async def test_bot_with_want_view_sees_a_fresh_view_on_every_turn():
+    class Looking(CountingBot):
+        want_view = True
+        checked = 0
+
+        def on_turn(self, options, turn):
+            view = self.state.view
+            assert self.state.view_seq == turn["seq"] == self.state.seq
+            for option in options:
+                if "card" in option:
+                    assert option["card"] in view["hand"]
+                    self.checked += 1
+            return super().on_turn(options, turn)
+
+    async with serve(seeds="clients-view") as (_server, port):
+        c = sdk.Client("127.0.0.1", port, "looker", timeout=10)
+        bot = Looking(seed=2)
+
+        def go():
+            c.connect()
+            c.create(game="perevodnoy", players=3, bots=2)
+            return bot.run(c, games=1)
+
+        assert (await in_thread(go))[0]["number"] == 1
+        assert bot.checked > 5 and bot.turns > 3
+        assert bot.errors == []  # each turn answered once, though the server repeats it after a resync
+        await in_thread(c.close)
+
+
+async def test_two_sdk_players_join_and_the_host_starts():
+    async with serve(seeds="clients-join") as (_server, port):
+        host = sdk.Client("127.0.0.1", port, "host", timeout=10)
+        guest = sdk.Client("127.0.0.1", port, "guest", timeout=10)
+
+        def setup():
+            host.connect()
+            guest.connect()
+            table = host.create(game="podkidnoy", players=3, bots=1)["table"]["id"]
+            listed = guest.list_tables(game="podkidnoy", open=True)
+            assert [t["id"] for t in listed["tables"]] == [table] and listed["total"] == 1
+            with pytest.raises(sdk.ServerError) as err:
+                guest.join(table, seat=2)  # the bot's seat (bots take the last seats)
+            assert err.value.code == "seat_taken"
+            assert guest.join(table)["seat"] == 1
+
+        await in_thread(setup)
+        results = {}
+        async with trio.open_nursery() as nursery:
+            for who, c in (("host", host), ("guest", guest)):
+                async def one(who=who, c=c):
+                    results[who] = await in_thread(CountingBot(seed=len(who)).run, c, 1)
+                nursery.start_soon(one)
+        assert results["host"][0]["result"] == results["guest"][0]["result"]
+        await in_thread(host.close)
+        await in_thread(guest.close)
+
+
+async def test_refused_requests_are_clear_errors():
+    async with serve(seeds="clients-errors") as (_server, port):
+        c = sdk.Client("127.0.0.1", port, "err", timeout=10)
+
+        def go():
+            c.connect()
+            with pytest.raises(sdk.ServerError) as err:
+                c.join(99)
+            assert err.value.code == "no_table" and not err.value.fatal
+            assert "no_table" in str(err.value) and "join" in str(err.value)
+            c.create(game="pidor", players=2, bots=1)
+            rid = c.act({"type": "draw"})  # no game yet
+            msg = c.receive(timeout=10)
+            while msg["type"] == "table":  # the push about our new table
+                msg = c.receive(timeout=10)
+            assert msg["type"] == "error" and msg["id"] == rid and msg["request"]["type"] == "act"
+            assert msg["code"] == "not_now"
+            with pytest.raises(sdk.ServerError) as err:
+                c.request("fly")
+            assert err.value.code == "unknown_type"
+            bad = sdk.Client("127.0.0.1", port, "x", token="no-such-token", timeout=10)
+            with pytest.raises(sdk.ServerError) as err:
+                bad.connect()
+            assert err.value.code == "unknown_token"
+            bad.close()
+
+        await in_thread(go)
+        await in_thread(c.close)
+
+
+async def test_a_dropped_bot_comes_back_with_its_token_and_finishes():
+    class DroppingBot(CountingBot):
+        dropped = False
+
+        def __init__(self, seed):
+            super().__init__(seed)
+            self.snapshots = []
+
+        def on_turn(self, options, turn):
+            if self.turns == 3 and not self.dropped:
+                self.dropped = True
+                self.client.conn.sock.shutdown(socket.SHUT_RDWR)  # the network goes away
+            return super().on_turn(options, turn)
+
+        def on_snapshot(self, msg):
+            self.snapshots.append(msg)
+
+    async with serve(seeds="clients-reconnect") as (_server, port):
+        c = sdk.Client("127.0.0.1", port, "phoenix", timeout=10)
+        bot = DroppingBot(seed=1)
+
+        def go():
+            c.connect()
+            token, player = c.token, c.player
+            c.create(game="pidor", players=3, bots=2)
+            results = bot.run(c, games=1, reconnect=1)
+            assert c.token == token and c.player == player
+            return results
+
+        results = await in_thread(go)
+        assert bot.dropped and results and results[0]["number"] == 1
+        back = bot.snapshots[0]  # sent at once after the welcome (§9)
+        assert back["seat"] == 0 and back["info"]["seats"][0]["player"] == c.player and back["seq"] > 1
+        assert {"type": "seat", "seat": 0, "state": "back"} in bot.events
+        assert {"type": "seat", "seat": 0, "state": "away"} not in bot.events  # we were not there to see it
+        await in_thread(c.close)
+
+
+# --- pidor play -------------------------------------------------------------------------------
+
+
+PIDOR_TURN = [{"type": "beat", "card": "Th", "target": 1}, {"type": "take", "index": 0}]
+
+
+@pytest.mark.parametrize("line,game,message", [
+    ("draw", "pidor", {"type": "act", "action": {"type": "draw"}}),
+    ("move 2", "pidor", {"type": "act", "action": {"type": "move", "to": 2}}),
+    ("lay 0", "pidor", {"type": "act", "action": {"type": "lay", "to": 0}}),
+    ("lead 10♥", "pidor", {"type": "act", "action": {"type": "lead", "card": "Th"}}),
+    ("beat th 0", "pidor", {"type": "act", "action": {"type": "beat", "card": "Th", "target": 0}}),
+    ("beat Th", "pidor", {"type": "act", "action": {"type": "beat", "card": "Th", "target": 1}}),  # from the options
+    ("beat Qs", "pidor", {"type": "act", "action": {"type": "beat", "card": "Qs", "target": 1}}),  # top of the pile
+    ("take", "pidor", {"type": "act", "action": {"type": "take", "index": 0}}),
+    ("take 1", "pidor", {"type": "act", "action": {"type": "take", "index": 1}}),
+    ("give 6c", "pidor", {"type": "act", "action": {"type": "give", "card": "6c"}}),
+    ("2", "pidor", {"type": "act", "action": {"type": "take", "index": 0}}),
+    ("attack 6s", "podkidnoy", {"type": "act", "action": {"type": "attack", "card": "6s"}}),
+    ("cover 7s 0", "podkidnoy", {"type": "act", "action": {"type": "cover", "card": "7s", "target": 0}}),
+    ("cover As", "perevodnoy", {"type": "act", "action": {"type": "cover", "card": "As", "target": 1}}),  # one uncovered
+    ("transfer 9d", "perevodnoy", {"type": "act", "action": {"type": "transfer", "card": "9d"}}),
+    ("bito", "podkidnoy", {"type": "act", "action": {"type": "bito"}}),
+    ("take", "podkidnoy", {"type": "act", "action": {"type": "take"}}),
+    ("call", "pidor", {"type": "call"}),
+    ("  pass ", "pidor", {"type": "pass"}),
+    ("vote pidor", "pidor", {"type": "vote", "guilty": True}),
+    ("vote clean", "podkidnoy", {"type": "vote", "guilty": False}),
+    ("start", None, {"type": "start"}),
+])
+def test_play_commands_become_protocol_requests(line, game, message):
+    view = {"pidor": {"table": ["8h", "9h"]}, "podkidnoy": None,
+            "perevodnoy": {"table": [["6s", "7s"], ["Ks", None]]}, None: None}[game]
+    cmd = parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], view=view, players=4)
+    assert cmd.kind == "send" and cmd.message == message
+
+
+@pytest.mark.parametrize("line,game,key", [
+    ("fly", "pidor", "unknown"),
+    ("attack Th", "pidor", "not_this_game"),
+    ("draw", "podkidnoy", "not_this_game"),
+    ("lead", "pidor", "usage"),
+    ("lead Th Jh", "pidor", "usage"),
+    ("lead 11h", "pidor", "bad_card"),
+    ("move x", "pidor", "bad_number"),
+    ("move 7", "pidor", "bad_seat"),
+    ("beat Th", "podkidnoy", "not_this_game"),
+    ("cover Th", "podkidnoy", "which"),  # no view, no option: which attacking card?
+    ("vote maybe", "pidor", "bad_vote"),
+    ("3", "pidor", "no_option"),
+    ("draw", None, "no_game"),
+    ("hint on", "pidor", "usage"),
+    ("call now", "pidor", "usage"),
+])
+def test_play_rejects_bad_input_with_a_clear_message(line, game, key):
+    with pytest.raises(CommandError) as err:
+        parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], players=4)
+    assert err.value.key == key
+
+
+def test_play_local_commands():
+    assert parse_command("", game="pidor") is None
+    assert [parse_command(w, game="pidor").kind for w in ("help", "quit", "view", "hint off")] == \
+        ["help", "quit", "view", "hints_off"]
+
+
+async def test_play_session_plays_a_game_from_typed_lines():
+    """The terminal session against the server: typed lines (help, a typo, then the first
+    option on every turn and `pass` in every window) play a whole durak game."""
+    async with serve(seeds="clients-play") as (_server, port):
+        out: list[str] = []
+        c = sdk.Client("127.0.0.1", port, "human", timeout=10)
+        session = Session(c, lang="en", out=out.append)
+        sent: list[dict] = []
+
+        def go():
+            c.connect()
+            c.create(game="podkidnoy", players=2, bots=1)
+            c.start()
+            real_send = c.conn.send
+            c.conn.send = lambda msg: (sent.append(msg), real_send(msg))[1]
+            session.line("help")
+            assert any("attack CARD" in line for line in out)
+            before = len(sent)
+            session.line("fly 7")
+            assert out[-1] == "unknown command 'fly'; `help` lists them" and len(sent) == before
+            for _ in range(20000):
+                msg = c.receive(timeout=10)
+                assert msg is not None, "the server went silent"
+                session.message(msg)
+                if msg["type"] == "event" and msg["event"]["type"] == "results":
+                    return msg["event"]
+                if msg["type"] == "event" and msg["event"]["type"] == "window" and c.state.seat in msg["event"]["owing"] \
+                        and msg["event"]["seat"] != c.state.seat:
+                    session.line("pass")
+                elif session.awaiting and c.state.turn and c.state.turn["options"]:
+                    session.line("1")
+            raise AssertionError("no results")
+
+        results = await in_thread(go)
+        assert results["number"] == 1
+        acts = [m["action"] for m in sent if m["type"] == "act"]
+        assert len(acts) > 3 and any(m["type"] == "pass" for m in sent)
+        assert any(line.startswith("your turn") for line in out)
+        assert any(line.startswith("  1) ") for line in out)
+        assert any(line.startswith("your hand: ") and any(suit in line for suit in "♣♦♥♠") for line in out)
+        assert any(line.startswith("game over:") for line in out)
+        assert any(line.startswith("hint [D") for line in out)  # tutorial: only bots at the table
+        await in_thread(c.close)
+
+
+async def test_play_session_shows_the_court_when_a_bot_calls_our_cheat():
+    """Typed `keep` while a `lay` is honest (провтык, P5b/P5c): a watchful bot calls, the court
+    sits and the session prints the broken rule's text, then the verdict and the mark."""
+    async with serve(seeds="clients-court") as (_server, port):
+        out: list[str] = []
+        c = sdk.Client("127.0.0.1", port, "cheater", timeout=10)
+        session = Session(c, lang="en", out=out.append)
+
+        def go():
+            c.connect()
+            c.create(game="pidor", players=3, deck=36, bots=["builtin:random:attention=1"] * 2)
+            c.start()
+            cheated = False
+            for _ in range(20000):
+                msg = c.receive(timeout=10)
+                assert msg is not None, "the server went silent"
+                session.message(msg)
+                kind = msg["type"]
+                if kind == "event" and msg["event"]["type"] == "mark" and cheated:
+                    return msg["event"]
+                if kind == "event" and msg["event"]["type"] == "window" and c.state.seat in msg["event"]["owing"]:
+                    session.line("pass")
+                elif session.awaiting and c.state.turn and c.state.turn["options"]:
+                    kinds = {o["type"] for o in c.state.turn["options"]}
+                    if not cheated and "lay" in kinds and "keep" not in kinds:
+                        cheated = True
+                        session.line("keep")
+                    else:
+                        session.line("1")
+            raise AssertionError("no court")
+
+        mark = await in_thread(go)
+        assert mark == {"type": "mark", "seat": 0, "reason": "convicted"}
+        court = next(i for i, line in enumerate(out) if line.startswith("⚖ court:"))
+        assert "accuses you(0) of keep" in out[court]
+        rule = out[court + 1]  # P5b (fits another's open card) or P5c (fits your own), with its English text
+        assert rule.startswith(("   [P5b] ", "   [P5c] ")) and "Provtyk: kept a card that fits on" in rule
+        assert any(line.startswith("verdict: guilty") for line in out[court:])
+        assert "the mark goes to you(0) (convicted)" in out
+        await in_thread(c.close)
+
+
+async def test_pidor_play_command_end_to_end():
+    """`pidor play` itself: creates a table with bots, starts, reads stdin, quits."""
+    async with serve(seeds="clients-cli") as (_server, port):
+        runner = CliRunner()
+
+        def go():
+            return runner.invoke(play, ["--port", str(port), "--name", "cli", "--lang", "en", "--players", "3"],
+                                 input="help\nfly\nlead 11h\nquit\n")
+
+        result = await in_thread(go)
+        assert result.exit_code == 0, result.output
+        out = result.output
+        assert "table 1: pidor, 3 seats; you are seat 0" in out
+        assert "commands (seats" in out
+        assert "unknown command 'fly'" in out
+        assert "'11h' is not a card" in out
+        assert out.rstrip().endswith("bye")
+
+
+def test_pidor_play_says_clearly_when_no_server_listens():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()  # nothing listens there now
+    result = CliRunner().invoke(play, ["--port", str(port)], input="")
+    assert result.exit_code == 1 and f"cannot reach 127.0.0.1:{port}" in result.output
+
+
+def test_session_renders_a_court_with_rule_texts():
+    class Fake:
+        state = sdk.TableState()
+
+    s = Session(Fake(), lang="ru", out=(out := []).append)
+    s.state.seat = 2
+    court = {"type": "court", "caller": 1, "accused": 0, "action": {"type": "keep"},
+             "rules": [{"id": "P5b", "ru": "Провтык: оставил себе карту.", "en": "Provtyk."}],
+             "voters": [2], "deadline": 30.0}
+    s.state.absorb({"type": "event", "table": 1, "seq": 1, "event": court})
+    s.message({"type": "event", "table": 1, "seq": 1, "event": court})
+    assert out[0].startswith("⚖ суд: #1 обвиняет #0: keep")
+    assert out[1] == "   [P5b] Провтык: оставил себе карту."
+    assert out[2] == "  ⚖ ваш голос: `vote pidor` или `vote clean` (30 s)"
+    assert s.state.status["court"]["voters"] == [2]
