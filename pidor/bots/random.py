@@ -73,7 +73,7 @@ class RandomBot:
             dishonest = [a for a in game.actions(self.seat) if game.check(self.seat, a)]
             if dishonest:
                 return dishonest[self.rng.below(len(dishonest))]
-        if not honest:
+        if not honest or game.may_wait(self.seat):
             return None
         return honest[self.rng.below(len(honest))]
 

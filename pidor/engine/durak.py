@@ -159,6 +159,12 @@ class DurakGame(DurakState, Game):
     def in_game(self, seat: int) -> bool:
         return not self.out[seat]
 
+    def may_wait(self, seat: int) -> bool:
+        # The defender has nothing to do once every attacking card is covered (D5): the
+        # others say «бито» or throw in. He may still take (D6), but need not.
+        return (seat == self.defender and self.result is None and not self.payments
+                and self.ended is None and bool(self.attack) and -1 not in self.cover)
+
     def to_act(self) -> list[int]:
         if self.result is not None:
             return []

@@ -198,6 +198,11 @@ class Game:
         """The rule ids ``action`` would break; raises if it is invalid or impossible."""
         raise NotImplementedError
 
+    def may_wait(self, seat: int) -> bool:
+        """Whether ``seat``, though in :meth:`to_act`, has nothing it must do now and may
+        simply wait (durak's defender once every card is covered). Bots use it."""
+        return False
+
     def is_callable(self, action: Action) -> bool:
         """Whether the action opens a call window (T2/T3). Payments and durak's «бито» /
         «беру» do not."""

@@ -13,8 +13,9 @@ One step of a game::
     # a call on a violating action opens the court (T4): table.vote(...) until the verdict
 
 Table events (besides the game's own) are public:
-``window`` (a call window opened), ``call``, ``court``, ``vote``, ``verdict``, ``undo``,
-``mark`` and ``game_start``. Errors are :class:`ActionError` subclasses; a refused request
+``window`` (a call window opened), ``window_closed`` (everyone passed or its time ran
+out), ``call``, ``court``, ``vote``, ``abstain``, ``verdict``, ``undo``, ``mark`` and
+``game_start``. Errors are :class:`ActionError` subclasses; a refused request
 changes nothing.
 """
 
@@ -258,8 +259,7 @@ class Table:
             window["owing"].remove(seat)
             if window["owing"]:
                 return []
-            self.window = None
-            return self._settle(now)
+            return self._close_window(now)
         accused = window["seat"]
         events: list[Event] = [{"type": "call", "caller": seat, "accused": accused, "action": window["action"]}]
         if not window["violations"]:
@@ -300,6 +300,18 @@ class Table:
             events += self._verdict(now)
         return events
 
+    def abstain(self, seat: int, now: float = 0.0) -> list[Event]:
+        """A voter who will not vote (gone from the table): T4 counts him as abstaining
+        now instead of at the vote's deadline."""
+        court = self.court
+        if court is None or seat not in court["owing"]:
+            raise NotNow("there is no vote owed by this seat")
+        court["owing"].discard(seat)
+        events: list[Event] = [{"type": "abstain", "seat": seat}]
+        if not court["owing"]:
+            events += self._verdict(now)
+        return events
+
     def tick(self, now: float) -> list[Event]:
         """Run whatever is due by ``now``: a window's end, a verdict, a game clock."""
         events: list[Event] = []
@@ -309,8 +321,7 @@ class Table:
             return events
         if self.window is not None:
             if self.window["deadline"] is not None and now >= self.window["deadline"]:
-                self.window = None
-                events += self._settle(now)
+                events += self._close_window(now)  # T3: silence counts as a pass
             return events
         if self.timer is not None and self.timer[2] is not None and now >= self.timer[2]:
             name = self.timer[0]
@@ -327,6 +338,11 @@ class Table:
         if self.finished:
             raise NotNow("the game is over")
         return self.game
+
+    def _close_window(self, now: float) -> list[Event]:
+        """Every answer was a pass, or the window's time ran out (T3)."""
+        seat, self.window = self.window["seat"], None
+        return [{"type": "window_closed", "seat": seat}] + self._settle(now)
 
     def _court_public(self) -> dict:
         c = self.court
