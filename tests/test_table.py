@@ -189,3 +189,21 @@ def test_T8_the_end_of_the_deal_phase_waits_for_the_window():
     assert t.game.view(None)["phase"] != "deal"
     assert len(t.view(1)["hand"]) == 1 + 46  # above the two bottom cards: the open card and every lay
     assert any(e.get("_private") for e in events)  # the hands went out privately
+
+
+def test_T4_a_voter_who_is_gone_abstains_at_once():
+    t = cheat_table(vote_timeout=30.0)
+    t.answer(1, call=True)
+    t.vote(2, True)
+    with pytest.raises(NotNow):
+        t.abstain(1)  # the caller owes no vote
+    events = t.abstain(3)  # 2 «пидор» (caller + seat 2) to 0: guilty without waiting 30 s
+    assert types(events)[:2] == ["abstain", "verdict"]
+    assert events[1]["outcome"] == "guilty" and t.mark == 0
+
+
+def test_T3_the_window_says_when_it_closes():
+    t = pidor_table(OPENS, DRAWS)
+    t.act(0, ("draw",))
+    assert t.answer(1, call=False) == [] and t.answer(2, call=False) == []
+    assert types(t.answer(3, call=False))[0] == "window_closed"
