@@ -207,3 +207,34 @@ def test_T3_the_window_says_when_it_closes():
     t.act(0, ("draw",))
     assert t.answer(1, call=False) == [] and t.answer(2, call=False) == []
     assert types(t.answer(3, call=False))[0] == "window_closed"
+
+
+def test_T7_a_player_who_leaves_sheds_the_mark_and_the_loser_gets_it_at_the_end():
+    from test_pidor_rules import C, _p15_game
+
+    t = Table({"game": "pidor", "players": 3, "deck": 52})
+    t.start(seed=b"any")
+    t.game = _p15_game()  # trick play: seat 0 holds 5♣ and a prikup 8♦ 8♠ (P15)
+
+    def act(seat, action):
+        events = t.act(seat, action)
+        return events + pass_all(t)
+
+    t.act(0, ("lead", C("5c")))
+    t.answer(1, call=False)
+    t.answer(2, call=True)  # an honest lead called: the caller gets the mark (T5)
+    assert t.mark == 2
+    act(1, ("beat", C("9c"), 0))
+    act(2, ("beat", C("Jc"), 1))  # closes the trick; seat 0 takes his prikup
+    act(2, ("lead", C("6d")))
+    act(0, ("beat", C("8d"), 0))
+    t.act(1, ("beat", C("Td"), 1))
+    t.answer(2, call=False)
+    t.answer(0, call=True)  # another false call: now seat 0 holds the mark
+    assert t.mark == 0
+    act(1, ("lead", C("3s")))
+    act(2, ("beat", C("4s"), 0))
+    events = act(0, ("beat", C("8s"), 1))  # seat 0 plays his last card and leaves
+    assert {"type": "out", "seat": 0, "place": 1} in events
+    assert {"type": "mark", "seat": None, "reason": "left"} in events
+    assert t.mark is None and not t.game.in_game(0)
