@@ -5,7 +5,8 @@
   (hello, list, create with bots, start, a full game, the next game's start, leave)
   against an in-process server with fixed seeds and a frozen clock, so a rerun writes
   the same bytes. Every frame both ways, as hex and as decoded data.
-  The «пидор» session also shows a cheat that a bot calls (court, vote, guilty verdict,
+  The «пидор» session also shows a ``seed`` (T10: the client's part of the deal, revealed
+  with the server seed in ``results``), a cheat that a bot calls (court, vote, guilty verdict,
   undo, snapshot, the honest replay), a false call by the client (T5), tutorial hints and
   ``tutorial_off``, ``resync``, ``ping`` and a refused action.
 * ``codec.json``: frames a decoder must accept (with their data) or refuse (with the
@@ -66,6 +67,8 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
         await c.request({"type": "list"})
         joined = await c.request({"type": "create", "options": options})
         seat = joined["seat"]
+        if name == "pidor":
+            await c.request({"type": "seed", "seed": b"vector".hex()})  # T10: a part of the deal
         await c.request({"type": "start"})
         runner = server.lobby.tables[joined["table"]["id"]]
         state = {"cheated": False, "false_call": False, "hints": 0, "refused": False, "resync": False}

@@ -77,10 +77,11 @@ class FastLimits(Limits):
 
 
 @asynccontextmanager
-async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=None):
-    """A server on a free port: ``async with serve() as (server, port)``."""
+async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=None, logs=None):
+    """A server on a free port: ``async with serve() as (server, port)``; ``logs``: the
+    directory for its game logs (default none)."""
     server = Server(Store(":memory:"), audit=audit, limits=limits, seed_source=fixed_seeds(seeds),
-                    log_sink=log_sink)
+                    log_sink=log_sink, logs=logs)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run, "127.0.0.1", 0)
         try:

@@ -2,23 +2,29 @@
 
 ::
 
-    server = Server(Store.in_dir(data_dir))
+    server = Server(Store.in_dir(data_dir), logs=Path(data_dir) / "logs")
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run, "127.0.0.1", 0)   # port 0: any free port
         ...
         await server.shutdown()                                   # or cancel the nursery
 
-``log_sink(record, events)`` receives every game event in full form (hidden fields and
-violations included) in order, with the game's header ``record`` (table, game number,
-seeds, seats); the default drops them. ``audit(table, seat, frame, hidden)`` is a test
-hook called with every frame queued for a seat and the card codes it must not contain.
-``seed_source(n)`` gives the random bytes of deals and bots (default ``os.urandom``).
+``logs``: the directory of the game logs; every game writes one there,
+``table-<id>-game-<n>.plog`` (``pidor serve`` uses ``DATA/logs``; ``None``: no logs, the
+deals are committed all the same). The games index in the store has each log's path.
+
+``log_sink(record, events)`` observes every event in full form (hidden fields and
+violations included, the server's own events too) in order, with ``record`` naming the
+table, the game number and its log; the default drops them. ``audit(table, seat, frame,
+hidden)`` is a test hook called with every frame queued for a seat and the card codes it
+must not contain. ``seed_source(n)`` gives the random bytes of deals (the committed server
+seeds) and bots (default ``os.urandom``).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from pathlib import Path
 from typing import Callable
 
 import trio
@@ -48,8 +54,10 @@ class Server:
         audit: Callable[[int, int, bytes, set], None] | None = None,
         limits: type[Limits] | Limits = Limits,
         seed_source: Callable[[int], bytes] = os.urandom,
+        logs: str | os.PathLike | None = None,
     ) -> None:
         self.store = store
+        self.logs = None if logs is None else Path(logs)
         self.log_sink = log_sink or _no_log
         self.audit = audit
         self.limits = limits
@@ -65,6 +73,22 @@ class Server:
     def new_seed(self) -> bytes:
         """32 bytes for a deal, a bot or a stand-in (``seed_source``: tests make it fixed)."""
         return self.seed_source(32)
+
+    def log_path(self, table_id: int, number: int) -> str | None:
+        """A new file name for a game's log (``None`` without a logs directory). A name
+        already taken (a store started afresh next to old logs) gets a suffix."""
+        if self.logs is None:
+            return None
+        try:
+            self.logs.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # the log's creation fails and is reported (GameLog)
+        path = self.logs / f"table-{table_id}-game-{number}.plog"
+        k = 1
+        while path.exists():
+            k += 1
+            path = self.logs / f"table-{table_id}-game-{number}-{k}.plog"
+        return str(path)
 
     def spawn(self, fn) -> None:
         """Start a table task in the server's nursery."""

@@ -6,6 +6,7 @@ import gc
 import logging
 import signal
 import sys
+from pathlib import Path
 
 import click
 import trio
@@ -15,10 +16,10 @@ from .store import Store, default_data_dir
 log = logging.getLogger("pidor.server")
 
 
-async def _main(host: str, port: int, store: Store) -> None:
+async def _main(host: str, port: int, store: Store, logs: Path) -> None:
     from .app import Server
 
-    server = Server(store)
+    server = Server(store, logs=logs)
     # Fewer, later cyclic GC passes: the server allocates many short-lived objects and a
     # full collection is a pause every table waits through (p99 latency).
     gc.freeze()
@@ -38,7 +39,8 @@ async def _main(host: str, port: int, store: Store) -> None:
 @click.option("--port", default=7777, show_default=True, type=click.IntRange(0, 65535),
               help="TCP port (0: any free port).")
 @click.option("--data", "data", type=click.Path(file_okay=False), default=None,
-              help="Directory for the SQLite store [default: $PIDOR_DATA or ~/.local/share/pidor].")
+              help="Directory for the SQLite store and the game logs (DATA/logs) "
+                   "[default: $PIDOR_DATA or ~/.local/share/pidor].")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]), help="Log level (to stderr).")
 def serve(host: str, port: int, data: str | None, log_level: str) -> None:
@@ -47,9 +49,14 @@ def serve(host: str, port: int, data: str | None, log_level: str) -> None:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data_dir = data or str(default_data_dir())
     store = Store.in_dir(data_dir)
-    log.info("data in %s", data_dir)
+    logs = Path(data_dir) / "logs"
     try:
-        trio.run(_main, host, port, store)
+        logs.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise click.ClickException(f"cannot create the game log directory {logs}: {e.strerror or e}") from None
+    log.info("data in %s, game logs in %s", data_dir, logs)
+    try:
+        trio.run(_main, host, port, store, logs)
     except BaseExceptionGroup as group:
         oserror = group.subgroup(OSError)
         if oserror is None:

@@ -8,13 +8,19 @@ A mixin of :class:`pidor.server.runner.TableRunner`:
 * ``_drive``: bot seats act, answer every call window and vote at once (T3); an away
   seat passes its windows and says «бито» at once; its stand-in plays each obliged
   action ``AWAY_TURN`` seconds after it is due (T9), so the game keeps a human pace.
+* Every table call goes through the game's recorder (``self.rec``): an action played for
+  a human seat by its stand-in, or by the bot that replaced a player who left, is logged
+  with ``auto`` (``timeout``: his turn clock ran out; ``absent``: away or gone).
 * ``_prompt``: a ``turn`` message (the seat's honest options and its clock) to every
   human who may act, again whenever something happened since; a tutorial ``hint`` (T11).
 """
 
 from __future__ import annotations
 
+import logging
+
 from ..bots import RandomBot
+from ..engine.game import ActionError
 
 __all__ = ["Drive", "CYCLE_BUDGET"]
 
@@ -23,6 +29,8 @@ CYCLE_BUDGET = 200
 #: Seconds an away seat's stand-in waits before each obliged action (T9): the game goes
 #: on at a human pace, so a player who drops for a moment comes back to it.
 AWAY_TURN = 2.0
+
+log = logging.getLogger("pidor.server.table")
 
 
 class Drive:
@@ -63,7 +71,7 @@ class Drive:
             return
         d = t.deadline()
         if d is not None and now >= d:
-            self._call(t.tick, now)
+            self._call(self.rec.tick, now)
         for seat in self.seats:
             if seat.turn_deadline is None or now < seat.turn_deadline or t.finished:
                 continue
@@ -74,7 +82,15 @@ class Drive:
             if action is not None:
                 reason = "away" if seat.conn is None else "turn"
                 self._server_event({"type": "timeout", "seat": seat.index, "reason": reason})
-                self._call(t.act, seat.index, action, now)
+                # The log marks the stand-in's action (T9); it is honest unless the seat had
+                # no honest action at all (then it is logged as the seat's own).
+                auto = "absent" if seat.conn is None else "timeout"
+                if action not in t.game.honest_actions(seat.index):
+                    auto = None
+                try:
+                    self._call(self.rec.act, seat.index, action, now, auto=auto)
+                except ActionError as e:
+                    log.warning("table %s: the stand-in of seat %s cannot act (%s)", self.id, seat.index, e)
 
     def _drive(self, now: float) -> bool:
         """Bots and stand-ins until only humans are awaited; ``True`` if the cycle budget
@@ -98,7 +114,7 @@ class Drive:
         for s in t.waiting_votes():
             seat = self.seats[s]
             if seat.kind == "bot":
-                self._call(t.vote, s, seat.bot.vote(t), now)
+                self._call(self.rec.vote, s, seat.bot.vote(t), now)
                 return True
         return False
 
@@ -112,7 +128,7 @@ class Drive:
                 call = False  # an away seat never calls
             else:
                 continue
-            self._call(t.answer, s, call, now)
+            self._call(self.rec.answer, s, call, now)
             return True
         return False
 
@@ -130,7 +146,8 @@ class Drive:
             if seat.kind == "bot":
                 action = seat.bot.choose_action(t)
                 if action is not None:
-                    self._call(t.act, s, action, now)
+                    # T9: a bot that took over from a player who left plays honestly for him.
+                    self._call(self.rec.act, s, action, now, auto="absent" if seat.replaced else None)
                     return True
             elif seat.conn is None:  # away: «бито» at once; obliged actions wait for the clock
                 if obliged is None:
@@ -138,7 +155,7 @@ class Drive:
                 action = None if s in obliged else self._stand_in_action(s, False)
                 if action is not None:
                     self._server_event({"type": "timeout", "seat": s, "reason": "away"})
-                    self._call(t.act, s, action, now)
+                    self._call(self.rec.act, s, action, now, auto="absent")
                     return True
         return False
 

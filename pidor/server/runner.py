@@ -3,15 +3,17 @@
 Requests reach it through a bounded inbox (``submit``). One cycle of the task::
 
     wait for a request or the next deadline (trio: move_on_at)
-    handle every queued request (join, leave, start, act, call, pass, vote, ...)
+    handle every queued request (join, leave, seed, start, act, call, pass, vote, ...)
     tick the table's clocks (T3 window, T4 vote, D5 «бито») and the turn clocks (T9)
     let the bots and the stand-ins of away seats play, answer and vote (T3: at once)
     prompt each human whose turn it is ("turn", tutorial "hint", T11)
     flush: hand every connection its frames (never blocks: a full queue drops the client)
 
-Every event the table returns goes, in order, to the log sink (full form) and to each
-seat as ``project(event, seat)``, numbered by ``seq``. After an ``undo`` every seat gets a
-fresh ``snapshot``, since undo restores the state wholesale.
+Every table call goes through the game's recorder (``self.rec``, see ``deals.py``), so the
+game log holds every input; the events it returns go, in order, to the server's
+``log_sink`` observer (full form) and to each seat as ``project(event, seat)``, numbered by
+``seq``. After an ``undo`` every seat gets a fresh ``snapshot``, since undo restores the
+state wholesale.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from ..bots import RandomBot
 from ..engine.game import ActionError, Event, project
 from ..engine.seeds import Rng
 from ..engine.table import Table
+from ..gamelog.record import Recorder
+from .deals import GameLog, commitment_hex, parse_seed
 from .drive import Drive
 from .requests import RequestError, field_bool, field_int
 from .seating import Seat
@@ -42,7 +46,7 @@ log = logging.getLogger("pidor.server.table")
 INBOX = 256
 
 #: Requests a table task handles (``table`` names the table; default: the player's own).
-TABLE_REQUESTS = ("join", "leave", "start", "act", "call", "pass", "vote", "tutorial_off", "resync")
+TABLE_REQUESTS = ("join", "leave", "seed", "start", "act", "call", "pass", "vote", "tutorial_off", "resync")
 
 
 class Busy(Exception):
@@ -78,12 +82,14 @@ class TableRunner(Drive):
         self.seq = 0
         self.closed = False
         self.close_reason = "empty"  # why the table closed: empty, shutdown, internal_error
-        self.record: dict = {}  # the running game's header for the log sink
+        self.record: dict = {}  # the running game's table, number and log path, for the log sink
         self._game_open = False  # a game started and its results are not out yet
-        self._game_row: int | None = None
+        self.game_log: GameLog | None = None  # the running game's recorder and log
+        self.rec: Recorder | None = None  # its Recorder: every table call of a game goes through it
         self._occupants: list[tuple] = []
         self._standins: dict[int, RandomBot] = {}
         self._rng = Rng(self.server.new_seed(), b"runner")
+        self._next_seed = self.server.new_seed()  # T10: the next deal's secret server seed
         self._pending: dict[Any, list[bytes]] = {}
         self._inbox_send, self._inbox = trio.open_memory_channel(INBOX)
 
@@ -115,6 +121,8 @@ class TableRunner(Drive):
             "host": self.host,
             "state": "playing" if self.playing else "waiting",
             "games": 0 if self.table is None else self.table.games,
+            "commitment": commitment_hex(self._next_seed),
+            "game_commitment": self.rec.commitment if self._game_open else None,
         }
 
     # ------------------------------------------------------------------ the task
@@ -146,7 +154,12 @@ class TableRunner(Drive):
             self.close_reason = "internal_error"
             self._flush()
         finally:
+            if not self.closed and self.close_reason == "empty":
+                self.close_reason = "shutdown"  # cancelled: the server is stopping
             self.closed = True
+            if self._game_open:  # a game cut off: its log ends as aborted
+                self._game_open = False
+                self.game_log.abort(self.close_reason)
             self.server.lobby.table_closed(self)
 
     def _next_deadline(self) -> float | None:
@@ -214,10 +227,11 @@ class TableRunner(Drive):
             return None
         return [self.table.game.hidden_from(s) for s in range(len(self.seats))]
 
-    def _call(self, fn: Callable[..., list[Event]], *args) -> list[Event]:
-        """One table call; its events go out. Raises ``ActionError`` unchanged."""
+    def _call(self, fn: Callable[..., list[Event]], *args, **kwargs) -> list[Event]:
+        """One table call (a method of ``self.rec``); its events go out. Raises
+        ``ActionError`` unchanged."""
         before = self._hidden()
-        events = fn(*args)
+        events = fn(*args, **kwargs)
         self._emit(events, before)
         return events
 
@@ -231,7 +245,7 @@ class TableRunner(Drive):
     def _emit(self, events: list[Event], before: list[set] | None = None) -> None:
         if not events:
             return
-        self.server.log_sink(self.record, events)  # the one place game events go to the log
+        self.server.log_sink(self.record, events)  # an observer (tests); the game log is self.rec's
         after = self._hidden()
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
         undo = False
@@ -262,10 +276,9 @@ class TableRunner(Drive):
     def _game_over(self) -> None:
         t = self.table
         self._game_open = False
+        self.game_log.finish(t.game.result)  # the footer reveals the server seed
         self._server_event({"type": "results", "number": t.games, "result": t.game.result, "mark": t.mark,
-                            "names": [s.name for s in self.seats]})
-        if self._game_row is not None:
-            self.server.store.game_ended(self._game_row, t.game.result)
+                            "names": [s.name for s in self.seats], "deal": self.game_log.reveal()})
         for s in self.seats:
             s.turn_seq = s.turn_deadline = None
             if s.away:
@@ -368,20 +381,34 @@ class TableRunner(Drive):
                 if old != new:  # a new occupant: the table's tutorial setting applies (T11)
                     self.table.tutorial[i] = bool(self.options["tutorial"]) and new[0] == "human"
         self._occupants = occupants
-        seed, bot_seed = self.server.new_seed(), self.server.new_seed()
+        bot_seed = self.server.new_seed()
         for s in self.seats:
             s.bot = RandomBot.from_spec(s.index, bot_seed, s.spec) if s.kind == "bot" else None
             s.turn_seq = s.turn_deadline = None
         self._standins = {}
         self._standin_seed = self.server.new_seed()
         number = self.table.games + 1
+        # T10: the deal comes from the server seed committed to in the table info and the
+        # seats' seeds; each seed counts for one deal, and the next deal gets a fresh seed.
+        server_seed, self._next_seed = self._next_seed, self.server.new_seed()
+        self.game_log = GameLog(self, number, server_seed, bot_seed, self._standin_seed)
+        self.rec = self.game_log.rec
+        for s in self.seats:
+            s.seed = None
         self._game_open = True
-        self.record = {"table": self.id, "number": number, "game": self.options["game"],
-                       "options": dict(self.options), "seed": seed, "bot_seed": bot_seed,
-                       "seats": [s.info() for s in self.seats]}
-        self._game_row = self.server.store.game_started(self.id, number, self.record["seats"])
+        self.record = {"table": self.id, "number": number, "log": self.game_log.path}
         self._reply(conn, rid, {"type": "ok"})
-        self._emit(self.table.start(seed=seed, now=trio.current_time()))
+        self._emit(self.rec.start(trio.current_time()))
+        self._broadcast_info()
+
+    def _do_seed(self, conn, player, msg, rid) -> None:
+        """T10: the seat's part of the next deal (the one the table info's ``commitment``
+        announces); a new seed replaces the last, nil takes it back."""
+        seat = self._seat(player)
+        if "seed" not in msg:
+            raise RequestError("bad_request", "seed.seed is required: bin or hex, at most 64 bytes, or null")
+        seat.seed = parse_seed(msg["seed"])
+        self._reply(conn, rid, {"type": "ok"})
         self._broadcast_info()
 
     def _game(self):
@@ -393,7 +420,7 @@ class TableRunner(Drive):
         seat = self._seat(player)
         t = self._game()
         action = t.game.parse_action(msg.get("action"))
-        self._call_for(conn, rid, t.act, seat.index, action, trio.current_time())
+        self._call_for(conn, rid, self.rec.act, seat.index, action, trio.current_time())
 
     def _do_call(self, conn, player, msg, rid) -> None:
         self._answer(conn, player, rid, True)
@@ -403,14 +430,14 @@ class TableRunner(Drive):
 
     def _answer(self, conn, player, rid, call: bool) -> None:
         seat = self._seat(player)
-        t = self._game()
-        self._call_for(conn, rid, t.answer, seat.index, call, trio.current_time())
+        self._game()
+        self._call_for(conn, rid, self.rec.answer, seat.index, call, trio.current_time())
 
     def _do_vote(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
-        t = self._game()
+        self._game()
         guilty = field_bool(msg, "guilty")
-        self._call_for(conn, rid, t.vote, seat.index, guilty, trio.current_time())
+        self._call_for(conn, rid, self.rec.vote, seat.index, guilty, trio.current_time())
 
     def _do_tutorial_off(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)

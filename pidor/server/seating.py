@@ -75,6 +75,7 @@ class Seat:
     bot: RandomBot | None = field(default=None, repr=False)  # bot seats: this game's policy
     turn_seq: int | None = None  # the event seq of the last "turn" sent (None: not prompted)
     turn_deadline: float | None = None  # T9: when the turn clock of this seat runs out
+    seed: bytes | None = field(default=None, repr=False)  # T10: the player's part of the next deal
 
     @property
     def away(self) -> bool:
@@ -85,11 +86,12 @@ class Seat:
         if self.kind == "human":
             out["player"] = self.player
             out["away"] = self.conn is None
+            out["seeded"] = self.seed is not None
         if self.kind == "bot":
             out["replaced"] = self.replaced
         return out
 
     def vacate(self) -> None:
         self.kind, self.player, self.name, self.conn = "vacant", None, "", None
-        self.spec, self.replaced, self.bot = None, False, None
+        self.spec, self.replaced, self.bot, self.seed = None, False, None, None
         self.turn_seq = self.turn_deadline = None

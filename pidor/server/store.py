@@ -1,4 +1,5 @@
-"""The server's SQLite store: players with hashed tokens, and an index of tables and games.
+"""The server's SQLite store: players with hashed tokens, and an index of tables and games
+(each game's log file, its deal commitment, how it ended).
 
 Tokens are 32 random bytes (``secrets.token_urlsafe``); only their SHA-256 is stored. A
 fast hash is enough for a secret of that entropy (no password to stretch), and it lets
@@ -44,9 +45,16 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,
     ended REAL,
     result TEXT,
+    log TEXT,
+    commitment TEXT,
+    aborted TEXT,
+    log_error TEXT,
     UNIQUE (table_id, number)
 );
 """
+
+#: Columns added to ``games`` after its first version (an older database gets them).
+GAME_COLUMNS = ("log", "commitment", "aborted", "log_error")
 
 
 def default_data_dir() -> Path:
@@ -75,6 +83,10 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+        for column in GAME_COLUMNS:
+            if column not in have:
+                self.db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
 
     @classmethod
     def in_dir(cls, data_dir: str | os.PathLike) -> "Store":
@@ -120,22 +132,34 @@ class Store:
         """Mark tables left open by an earlier run as closed (at start and at shutdown)."""
         return self.db.execute("UPDATE tables SET closed = ? WHERE closed IS NULL", (time.time(),)).rowcount
 
-    def game_started(self, table_id: int, number: int, seats: list) -> int:
+    def game_started(self, table_id: int, number: int, seats: list, log: str | None = None,
+                     commitment: str | None = None) -> int:
+        """A game dealt: its seats, the path of its log (``None``: the server keeps no logs)
+        and the commitment to its server seed (hex)."""
         cur = self.db.execute(
-            "INSERT INTO games (table_id, number, seats, started) VALUES (?, ?, ?, ?)",
-            (table_id, number, json.dumps(seats), time.time()))
+            "INSERT INTO games (table_id, number, seats, started, log, commitment) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, number, json.dumps(seats), time.time(), log, commitment))
         return cur.lastrowid
 
     def game_ended(self, game_id: int, result: dict | None) -> None:
         self.db.execute("UPDATE games SET ended = ?, result = ? WHERE id = ?",
                         (time.time(), json.dumps(result, sort_keys=True), game_id))
 
+    def game_aborted(self, game_id: int, reason: str) -> None:
+        """A game cut off before its end (shutdown, every human gone, a server error)."""
+        self.db.execute("UPDATE games SET ended = ?, aborted = ? WHERE id = ?", (time.time(), reason, game_id))
+
+    def log_failed(self, game_id: int, reason: str) -> None:
+        """The game's log could not be written to the end (it is unfinished)."""
+        self.db.execute("UPDATE games SET log_error = ? WHERE id = ?", (reason, game_id))
+
     def games_of(self, table_id: int) -> list[dict]:
         rows = self.db.execute(
-            "SELECT id, number, seats, started, ended, result FROM games WHERE table_id = ? ORDER BY number",
-            (table_id,)).fetchall()
+            "SELECT id, number, seats, started, ended, result, log, commitment, aborted, log_error "
+            "FROM games WHERE table_id = ? ORDER BY number", (table_id,)).fetchall()
         return [{"id": r[0], "number": r[1], "seats": json.loads(r[2]), "started": r[3], "ended": r[4],
-                 "result": None if r[5] is None else json.loads(r[5])} for r in rows]
+                 "result": None if r[5] is None else json.loads(r[5]), "log": r[6], "commitment": r[7],
+                 "aborted": r[8], "log_error": r[9]} for r in rows]
 
     def table_row(self, table_id: int) -> dict | None:
         r = self.db.execute("SELECT id, game, options, host, created, closed FROM tables WHERE id = ?",

@@ -1,0 +1,126 @@
+"""Committed deals and game logs at the server's tables (T10; protocol/LOGS.md).
+
+Every table holds the secret server seed of its *next* deal and shows its commitment
+(``SHA-256``, hex) in the table info before anyone contributes. A seated player may send
+his own seed for that deal (the ``seed`` request, :func:`parse_seed`). At ``start`` the
+runner opens a :class:`GameLog`: a :class:`~pidor.gamelog.record.Recorder` in front of the
+table, writing ``DATA/logs/table-<id>-game-<n>.plog``, with the committed server seed and
+the seats' seeds (the deal key is :func:`pidor.gamelog.deal.deal_key` of them); the table
+then commits to a fresh seed for the deal after. Every table call of the runner goes
+through ``GameLog.rec``, so the log holds every input and ``pidor verify`` re-runs it.
+
+At the end the footer reveals the server seed, and the ``results`` event carries the same
+reveal (:meth:`GameLog.reveal`) so a client can check its deal. A game cut off (shutdown,
+every human gone, a server error) closes its log as aborted. A log that cannot be written
+(a full disk) is reported once at error level and in the games index; the game goes on,
+and the file stays an unfinished log up to its last whole record.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from ..gamelog.deal import MAX_SEAT_SEED, commitment
+from ..gamelog.format import LogWriteError
+from ..gamelog.record import Recorder, seat_info
+from .requests import RequestError
+
+if TYPE_CHECKING:
+    from .runner import TableRunner
+
+__all__ = ["parse_seed", "header_seats", "commitment_hex", "GameLog"]
+
+log = logging.getLogger("pidor.server.logs")
+
+_HEX = "0123456789abcdefABCDEF"
+
+
+def parse_seed(value) -> bytes | None:
+    """A ``seed`` request's ``seed``: bin or a hex string of at most ``MAX_SEAT_SEED``
+    bytes, or nil (no seed)."""
+    if value is None:
+        return None
+    if isinstance(value, (bytes, bytearray)):
+        raw = bytes(value)
+    elif isinstance(value, str):
+        if len(value) > 2 * MAX_SEAT_SEED:
+            raise RequestError("bad_seed", f"a seed is at most {MAX_SEAT_SEED} bytes ({2 * MAX_SEAT_SEED} hex digits)")
+        if len(value) % 2 or value.strip(_HEX):
+            raise RequestError("bad_seed", "a seed given as a string must be hex, two digits a byte")
+        raw = bytes.fromhex(value)
+    else:
+        raise RequestError("bad_request", "seed.seed must be bin, a hex string or null")
+    if len(raw) > MAX_SEAT_SEED:
+        raise RequestError("bad_seed", f"a seed is at most {MAX_SEAT_SEED} bytes, not {len(raw)}")
+    return raw
+
+
+def header_seats(runner: "TableRunner", bot_seed: bytes) -> list[dict]:
+    """The log header's seats: humans (anyone over the protocol) by name and player id,
+    built-in bots with their policy, parameters and seed (T10)."""
+    out = []
+    for s in runner.seats:
+        if s.kind == "bot":
+            spec = s.spec or {"policy": "random"}
+            out.append(seat_info("bot", name=s.name, policy=spec.get("policy", "random"),
+                                 params={k: v for k, v in spec.items() if k != "policy"}, seed=bot_seed.hex()))
+        else:
+            out.append(seat_info("human", name=s.name, player=s.player))
+    return out
+
+
+class GameLog:
+    """One game at a table: its recorder, its log file and its row in the games index."""
+
+    def __init__(self, runner: "TableRunner", number: int, server_seed: bytes, bot_seed: bytes,
+                 standin_seed: bytes) -> None:
+        self.runner = runner
+        self.number = number
+        server = runner.server
+        self.path = server.log_path(runner.id, number)
+        seats = header_seats(runner, bot_seed)
+        self.rec = Recorder(
+            runner.table, self.path, seats=seats, server_seed=server_seed,
+            seat_seeds=[s.seed if s.kind == "human" else None for s in runner.seats],
+            extra={"table": runner.id, "started": time.time(), "standin_seed": standin_seed.hex()},
+            on_error=self._failed)
+        self.row: int = server.store.game_started(runner.id, number, [s.info() for s in runner.seats],
+                                             log=self.path, commitment=self.rec.commitment)
+
+    def _failed(self, error: LogWriteError) -> None:
+        """The Recorder's ``on_error``: once per game; it stops writing, the game goes on."""
+        log.error("table %s, game %s: %s; the game goes on, its log stays unfinished",
+                  self.runner.id, self.number, error)
+        try:
+            self.runner.server.store.log_failed(self.row, str(error))
+        except Exception:  # the index is secondary; the table must go on
+            log.exception("table %s: cannot note the log failure in the games index", self.runner.id)
+
+    def reveal(self) -> dict:
+        """What the ``results`` event shows after the game: the deal's inputs."""
+        rec = self.rec
+        return {"commitment": rec.commitment, "server_seed": rec.server_seed.hex(),
+                "seat_seeds": [None if s is None else bytes(s).hex() for s in rec.seat_seeds]}
+
+    def finish(self, result: dict | None) -> None:
+        """The game is over: the footer (result, reveal), then the index."""
+        self.rec.close()
+        self.runner.server.store.game_ended(self.row, result)
+
+    def abort(self, reason: str) -> None:
+        """The game is cut off: an ``aborted`` footer (with the reveal), then the index.
+        Never raises (it runs while a table task ends)."""
+        try:
+            self.rec.close(aborted=reason)
+        except Exception:
+            log.exception("table %s, game %s: cannot close the log", self.runner.id, self.number)
+        try:
+            self.runner.server.store.game_aborted(self.row, reason)
+        except Exception:
+            log.exception("table %s, game %s: cannot mark the game aborted", self.runner.id, self.number)
+
+
+def commitment_hex(server_seed: bytes) -> str:
+    return commitment(server_seed).hex()
