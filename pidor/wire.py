@@ -57,7 +57,7 @@ MAX_ARRAY = 1024
 MAX_MAP = 256
 #: Longest string, in bytes of UTF-8.
 MAX_STR = 16 * 1024
-#: Longest bin value (no message uses bin; the limit bounds what a peer may send).
+#: Longest bin value (a seat's deal seed is at most 64 bytes; the limit bounds what a peer may send).
 MAX_BIN = 4 * 1024
 
 _HEADER = struct.Struct(">I")

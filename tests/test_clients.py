@@ -299,7 +299,8 @@ async def test_a_dropped_bot_comes_back_with_its_token_and_finishes():
 
         results = await in_thread(go)
         assert bot.dropped and results and results[0]["number"] == 1
-        back = bot.snapshots[0]  # sent at once after the welcome (§9)
+        start, back = bot.snapshots[:2]  # the deal's, then the one sent at once after the welcome (§9)
+        assert start["view"]["phase"] == "deal" and start["seq"] < back["seq"]
         assert back["seat"] == 0 and back["info"]["seats"][0]["player"] == c.player and back["seq"] > 1
         assert {"type": "seat", "seat": 0, "state": "back"} in bot.events
         assert {"type": "seat", "seat": 0, "state": "away"} not in bot.events  # we were not there to see it

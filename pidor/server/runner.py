@@ -398,7 +398,10 @@ class TableRunner(Drive):
         self._game_open = True
         self.record = {"table": self.id, "number": number, "log": self.game_log.path}
         self._reply(conn, rid, {"type": "ok"})
-        self._emit(self.rec.start(trio.current_time()))
+        now = trio.current_time()
+        self._emit(self.rec.start(now))
+        for s in self.seats:  # the deal itself: each seat's view of it, from the first event on
+            self._snapshot(s, now)
         self._broadcast_info()
 
     def _do_seed(self, conn, player, msg, rid) -> None:
