@@ -241,8 +241,8 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en") -> list[s
     n = name
     if t == "action":
         return [f"{n(e.get('seat'))}: {action_text(e.get('action'), n)}"]
-    if t == "window":
-        return []  # the caller prompts when we owe an answer
+    if t in ("window", "window_closed"):
+        return []  # the caller prompts when we owe an answer; a closing needs no line
     if t == "call":
         return [T["call"].format(caller=n(e.get("caller")), accused=n(e.get("accused")),
                                  action=action_text(e.get("action"), n))]
