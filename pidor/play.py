@@ -45,6 +45,7 @@ class Session:
         self._show_turn = False  # show the turn when the fresh view arrives
         self._resyncing = False
         self._want_view = False
+        self._after_undo = False  # the last event was an undo: the next snapshot restores
         self._shown_view: dict | None = None
         self._shown_options: list | None = None
         self._seats: list | None = None
@@ -85,6 +86,7 @@ class Session:
             for text in event_lines(e, st.seat, self.name, self.lang):
                 self.out(text)
             t = e.get("type")
+            self._after_undo = t == "undo"
             if t == "window" and st.seat in e.get("owing", ()) and e.get("seat") != st.seat:
                 if self.auto_pass:
                     self.client.pass_()
@@ -112,7 +114,7 @@ class Session:
                 self._show_turn = False
                 self._turn(st.turn, force=self._want_view)
             elif self._want_view or not ours:
-                if not ours:
+                if not ours and self._after_undo:
                     self.say("restored")
                 self._view(force=True)
             self._want_view = False
