@@ -561,6 +561,19 @@ class Client:
     def start(self) -> dict:
         return self.request("start")
 
+    def seed(self, data: bytes | str | None) -> dict:
+        """T10: your part of the next deal (§4 ``seed``): ``bytes`` (sent as bin) or a hex
+        string, at most 64 bytes; ``None`` takes back the seed you gave. A new seed replaces
+        the last; sent during a game it counts for the game after. Waits for the ``ok``
+        (``ServerError`` ``bad_seed`` for bad hex or over 64 bytes, ``not_seated`` without a
+        seat). After the game the ``results`` event reveals it, as hex, in
+        ``deal["seat_seeds"][seat]``."""
+        if isinstance(data, (bytearray, memoryview)):
+            data = bytes(data)
+        if data is not None and not isinstance(data, (bytes, str)):
+            raise TypeError(f"a seed is bytes, a hex string or None, not {type(data).__name__}")
+        return self.request("seed", seed=data)
+
     def resync(self) -> int:
         """Ask for a ``snapshot`` (it comes through :meth:`receive`)."""
         return self.post("resync")

@@ -5,6 +5,7 @@ server runs in the test's trio loop; nothing waits on the real clock."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import socket
@@ -150,6 +151,61 @@ async def test_random_bot_command_plays_a_whole_game(game, players):
         assert lines[0].startswith("player ") and "token" in lines[0]
         assert lines[1].startswith(f"created table 1 ({game}, {players} seats, {players - 1} bots)")
         assert lines[2].startswith("game 1 over:") and "I am seat 0" in lines[2]
+        assert not [t for t in lines if t.startswith(("error", "refused"))]
+
+
+async def test_client_seed_is_revealed_in_the_results_deal_T10():
+    """Client.seed: bytes go as bin, a string as hex, None takes the seed back; the table
+    shows the seat as seeded, and the game's ``results`` reveals the seed at our seat with
+    the server seed behind the commitment shown before the game."""
+    async with serve(seeds="clients-seed") as (_server, port):
+        c = sdk.Client("127.0.0.1", port, "seeder", timeout=10)
+        bot = CountingBot(seed=4)
+
+        def go():
+            c.connect()
+            c.create(game="pidor", players=3, bots=2, deck=36)
+            for bad in ("xyz", "abc", bytes(65)):
+                with pytest.raises(sdk.ServerError) as err:
+                    c.seed(bad)
+                assert err.value.code == "bad_seed", bad
+            with pytest.raises(TypeError):
+                c.seed(12345)
+            assert c.seed(b"first")["type"] == "ok"
+            assert c.seed("616C696365")["type"] == "ok"  # hex, either case; replaces the last
+            msg = c.receive(timeout=10)
+            while not (msg["type"] == "table" and msg["table"]["seats"][0].get("seeded")):
+                msg = c.receive(timeout=10)
+            before = c.state.info["commitment"]
+            first = bot.run(c, games=1)[0]
+            c.seed(b"\x00\xff")
+            c.seed(None)  # taken back: the next deal has no seed of ours
+            msg = c.receive(timeout=10)  # the table pushes since the game's end, up to the last seed's
+            while not (msg["type"] == "table" and msg["table"]["state"] == "waiting"
+                       and msg["table"]["seats"][0].get("seeded") is False):
+                msg = c.receive(timeout=10)
+            second = bot.run(c, games=1)[-1]
+            return before, first, second
+
+        before, first, second = await in_thread(go)
+        deal = first["deal"]
+        assert deal["seat_seeds"] == ["616c696365", None, None]  # "alice", shown as lowercase hex
+        assert deal["commitment"] == before
+        assert hashlib.sha256(bytes.fromhex(deal["server_seed"])).hexdigest() == before
+        assert second["number"] == 2 and second["deal"]["seat_seeds"] == [None, None, None]
+        assert second["deal"]["commitment"] != before
+        await in_thread(c.close)
+
+
+async def test_random_bot_gives_its_seed_hex_before_the_game():
+    async with serve(seeds="clients-seed-hex") as (_server, port):
+        lines: list[str] = []
+        code = await in_thread(random_bot.main, ["--port", str(port), "--name", "rb", "--create", "pidor",
+                                                 "--players", "3", "--seed", "1", "--seed-hex", "616C696365"],
+                               out=lines.append)
+        assert code == 0, lines
+        assert "seed for the next deal: 616c696365" in lines
+        assert "deal reveal: my seed 616c696365, as given" in lines
         assert not [t for t in lines if t.startswith(("error", "refused"))]
 
 

@@ -2,9 +2,12 @@
 
     python clients/python/random_bot.py --host 127.0.0.1 --port 7777 --name bot1 --table 3
     python clients/python/random_bot.py --name bot1 --create pidor --players 4 --bots 3
+    python clients/python/random_bot.py --name bot1 --create pidor --seed-hex 616c696365
 
 Without ``--table`` or ``--create`` it joins the first open table, or creates a «пидор»
-table with built-in bots if there is none. Needs only ``msgpack`` and ``pidor_client.py``.
+table with built-in bots if there is none. ``--seed-hex`` gives the bot's part of the
+next deal (T10, the ``seed`` request) before the game; the ``results`` reveal shows it.
+Needs only ``msgpack`` and ``pidor_client.py``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from pidor_client import Bot, Client, PidorError, TableClosed
 
 
 class RandomBot(Bot):
-    def __init__(self, seed=None, out=print) -> None:
+    def __init__(self, seed=None, out=print, deal_seed=None) -> None:
         super().__init__()
         self.rng = random.Random(seed)
         self.out = out
         self.turns = 0
+        self.deal_seed = deal_seed  # hex: our part of the first deal (T10), to find in its reveal
 
     def on_turn(self, options, turn):
         # Durak: options may be empty (no honest card to throw in now); then wait.
@@ -45,6 +49,14 @@ class RandomBot(Bot):
         loser = result.get("loser")
         who = "a draw" if result.get("draw") else f"loser: seat {loser} ({names[loser] if loser is not None and loser < len(names) else '?'})"
         self.out(f"game {event['number']} over: {who}; order {result.get('order')}; I am seat {self.seat}")
+        if self.deal_seed is not None:
+            seeds = (event.get("deal") or {}).get("seat_seeds") or []
+            mine = seeds[self.seat] if self.seat is not None and self.seat < len(seeds) else None
+            if mine == self.deal_seed:
+                self.out(f"deal reveal: my seed {mine}, as given")
+                self.deal_seed = None  # a seed counts for one deal
+            else:  # given during a game, the seed counts for the game after
+                self.out(f"deal reveal: my seed is {mine}, not {self.deal_seed}")
 
 
 def parse_args(argv):
@@ -60,13 +72,15 @@ def parse_args(argv):
     p.add_argument("--bots", type=int, help="built-in bots at a created table (default: players - 1)")
     p.add_argument("--games", type=int, default=1, help="games to play (0: until the table closes)")
     p.add_argument("--seed", type=int, help="seed of this bot's choices")
+    p.add_argument("--seed-hex", help="this player's part of the next deal (T10): hex, at most 64 bytes")
     return p.parse_args(argv)
 
 
 def main(argv=None, out=print) -> int:
     args = parse_args(argv)
     client = Client(args.host, args.port, args.name, args.token)
-    bot = RandomBot(args.seed, out)
+    deal_seed = None if args.seed_hex is None else args.seed_hex.lower()
+    bot = RandomBot(args.seed, out, deal_seed)
     try:
         welcome = client.connect()
         if "token" in welcome:
@@ -87,6 +101,9 @@ def main(argv=None, out=print) -> int:
                 bots = args.players - 1 if args.bots is None else args.bots
                 joined = client.create(game=game, players=args.players, bots=bots)
                 out(f"created table {joined['table']['id']} ({game}, {args.players} seats, {bots} bots)")
+        if deal_seed is not None:
+            client.seed(deal_seed)  # before the host starts the game: it counts for this deal
+            out(f"seed for the next deal: {deal_seed}")
         bot.run(client, games=args.games or None)
         client.leave()
     except TableClosed as e:
