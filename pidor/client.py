@@ -679,17 +679,17 @@ class Bot:
         """Play until ``games`` games have ended (``None``: until the table closes). With
         ``start``, the host starts each game as soon as every seat is taken. A dropped
         connection is resumed with the token up to ``reconnect`` times. Returns the
-        ``results`` events."""
+        ``results`` events of this run (``self.results`` keeps those of every run)."""
         self.client = client
         self._acted_seq = None  # seq of the turn we answered (a repeated turn is not answered twice)
         self._pending = None  # a turn waiting for a fresh view
         self._resyncing = False
         self._started = None  # the table's game count when we sent start
-        self._games0 = None  # the table's game count when this run began
+        first = len(self.results)
         done = 0
         while games is None or done < games:
             try:
-                self._maybe_start(start, games)
+                self._maybe_start(start, games, done)
                 idle = time.monotonic() - client.last_sent
                 msg = client.receive(timeout=max(0.0, self.ping_every - idle))
                 if msg is None:
@@ -702,19 +702,17 @@ class Bot:
                 reconnect -= 1
                 self._pending, self._resyncing, self._acted_seq = None, False, None
                 client.reconnect()
-        return self.results
+        return self.results[first:]
 
-    def _maybe_start(self, start: bool, games: int | None) -> None:
+    def _maybe_start(self, start: bool, games: int | None, done: int) -> None:
         st, info = self.client.state, self.client.state.info
         if info is None:
             return
-        if self._games0 is None:
-            self._games0 = info.get("games", 0) - (info.get("state") == "playing")
         if not start or not st.is_host or info.get("state") != "waiting":
             return
         if any(s.get("kind") == "vacant" for s in info.get("seats", [])) or self._started == info.get("games"):
             return
-        if games is not None and info.get("games", 0) - self._games0 >= games:
+        if games is not None and done >= games:  # counted from the results this run saw
             return
         self._started = info.get("games")
         self.client.post("start")

@@ -237,6 +237,23 @@ async def test_sdk_bot_plays_turns_windows_and_two_games():
         await in_thread(c.close)
 
 
+async def test_bot_run_twice_in_a_row_plays_one_more_game():
+    # run() counts the games it plays from the results it sees, not from table info that
+    # may still say "playing" right after a game's results.
+    async with serve(seeds="clients-run-twice") as (_server, port):
+        c = sdk.Client("127.0.0.1", port, "again", timeout=10)
+        bot = CountingBot(seed=6)
+
+        def go():
+            c.connect()
+            c.create(game="podkidnoy", players=2, bots=1)
+            return bot.run(c, games=1) + bot.run(c, games=1)
+
+        results = await in_thread(go)
+        assert [r["number"] for r in results] == [1, 2]
+        await in_thread(c.close)
+
+
 async def test_bot_with_want_view_sees_a_fresh_view_on_every_turn():
     class Looking(CountingBot):
         want_view = True
