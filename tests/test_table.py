@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import pass_all, pidor_table, types
-from pidor.engine.game import ImpossibleAction
+from pidor.engine.game import ImpossibleAction, InvalidAction
 from pidor.engine.table import HonestReplayRequired, NotNow, Table
 
 # Seat 0 leads the deal phase. Open cards 5♥ 9♣ K♦ 3♠; the first draw is 7♦, which fits
@@ -238,3 +238,15 @@ def test_T7_a_player_who_leaves_sheds_the_mark_and_the_loser_gets_it_at_the_end(
     assert {"type": "out", "seat": 0, "place": 1} in events
     assert {"type": "mark", "seat": None, "reason": "left"} in events
     assert t.mark is None and not t.game.in_game(0)
+
+
+@pytest.mark.parametrize("game", ["pidor", "podkidnoy", "perevodnoy"])
+@pytest.mark.parametrize("action", [None, 5, (), ("x",), [1], ("draw", 1, 2), ("attack",), ("beat", "Th", 0)])
+def test_T1_malformed_actions_are_clear_errors_and_change_nothing(game, action):
+    t = Table({"game": game, "players": 3})
+    t.start(seed=b"malformed")
+    before = t.to_data()
+    seat = t.to_act()[0]
+    with pytest.raises(InvalidAction):
+        t.act(seat, action)
+    assert t.to_data() == before

@@ -211,10 +211,10 @@ class Table:
         game = self._playing()
         if self.court is not None:
             raise NotNow("the court is sitting: only votes are accepted (T4)")
+        violations = game.check(seat, action)  # raises, changing nothing, if malformed or impossible
         callable_ = game.is_callable(action)
         if self.window is not None and callable_:
             raise NotNow("wait: the call window of the last action is still open (T3)")
-        violations = game.check(seat, action)  # raises, changing nothing, if impossible
         if violations and seat in self.honest_only:
             raise HonestReplayRequired("after the verdict your next action must be honest (T6)", rule="T6r")
         # Only a violating action can reach the court and be undone (T5, T6), so only it
