@@ -254,6 +254,8 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en") -> list[s
         return lines
     if t == "vote":
         return [T["vote"].format(seat=n(e.get("seat")), vote=w("pidor") if e.get("guilty") else w("chist"))]
+    if t == "abstain":
+        return [f"{n(e.get('seat'))}: " + ("воздерживается (отошёл)" if lang == "ru" else "abstains (away)")]
     if t == "verdict":
         counts = "" if e.get("outcome") == "honest" else f" ({w('pidor')} {e.get('pidor')} : {e.get('clean')} {w('chist')})"
         return [T["verdict"].format(outcome=w(e.get("outcome")), counts=counts)]

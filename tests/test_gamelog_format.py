@@ -67,7 +67,7 @@ def test_round_trip_of_records_and_chain():
     kinds = [r["kind"] for r in log.records]
     assert kinds == ["header", "act", "pass", "end"]
     header = log.records[0]
-    assert (header["format"], header["version"], header["game"], header["note"]) == ("pidor-log", 2, "pidor", "ёлка")
+    assert (header["format"], header["version"], header["game"], header["note"]) == ("pidor-log", 3, "pidor", "ёлка")
     assert log.records[2]["passed"] == {"seats": [0, 2], "now": 1.0}
     assert log.records[1]["events"][0]["_private"] == {"1": {"card": "Th"}}
     assert log.records[1]["now"] == 0.5

@@ -404,3 +404,86 @@ def test_cli_every_flipped_byte_fails(tmp_path):
         changed[off] ^= 0x10
         report = check(bytes(changed))
         assert report.status in ("failed", "unfinished") or (off == 0 and report.status == "unusable"), off
+
+
+def abstain_log() -> bytes:
+    """A 4-player «пидор» game where, in every court, the first voter abstains (T4: he is
+    away) and the other votes; every violation is called."""
+    t = Table({"game": "pidor", "players": 4})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(range(32)))
+    rec.start(now=0.0)
+    bots = [RandomBot(s, b"abstain", cheat=0.3) for s in range(4)]
+    now, steps, abstained = 0.0, 0, False
+    while not t.finished and steps < 5000:
+        steps += 1
+        now += 0.5
+        if t.court is not None:
+            voters = sorted(t.waiting_votes())
+            if not abstained:
+                rec.abstain(voters[0], now)
+                abstained = True
+            else:
+                rec.vote(voters[0], bool(steps % 2), now)
+            continue
+        abstained = False
+        if t.window is not None:
+            owing = t.waiting_answers()
+            rec.answer(owing[0], bool(t.window["violations"]), now)
+        else:
+            seat, action = next(((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None),
+                                (None, None))
+            if seat is None:
+                now = t.deadline()
+                rec.tick(now)
+            else:
+                rec.act(seat, action, now)
+    assert t.finished
+    rec.close()
+    return buf.getvalue()
+
+
+def test_abstain_records_verify_round_trip_and_their_removal_fails_T4():
+    data = abstain_log()
+    recs = bodies(data)
+    assert recs[0]["version"] == 3
+    where = [k for k, r in enumerate(recs) if r["kind"] == "abstain"]
+    assert where
+    k = where[0]
+    assert set(recs[k]) - {"passed"} == {"kind", "seat", "now", "events"}  # a vote without guilty
+    assert recs[k]["events"][0] == {"type": "abstain", "seat": recs[k]["seat"]}
+    assert check(data).ok
+    # JSON Lines round trip, byte for byte, and it still verifies.
+    log = read_log(data)
+    back = read_log(export_jsonl(log).encode())
+    assert back.problem is None and back.records == log.records and back.hashes == log.hashes
+    assert verify(back).ok
+    # Replay shows who abstained.
+    from pidor.gamelog.replay import replay_lines
+
+    text = "\n".join(replay_lines(log, lang="en"))
+    assert f"seat {recs[k]['seat']}" in text.lower() and "abstains" in text
+    # Without the abstain the court still owes his vote: the next record is refused or
+    # produces other events.
+    report = check(forge(recs[:k] + recs[k + 1:]))
+    assert report.status == "failed" and report.record == k, report
+    # Another seat's abstain (one who owes no vote, or already voted) is refused.
+    forged = [dict(r) for r in recs]
+    forged[k]["seat"] = recs[k + 1]["seat"] if recs[k + 1]["kind"] == "vote" else 99
+    report = check(forge(forged))
+    assert report.status == "failed" and report.record == k, report
+
+
+def test_format_versions_2_and_3_are_read_abstain_only_in_3(sample):
+    recs = bodies(sample)
+    assert recs[0]["version"] == 3
+    recs[0]["version"] = 2  # a version 2 log has no abstain and reads as it is
+    assert check(forge(recs)).ok
+    recs[0]["version"] = 4
+    report = check(forge(recs))
+    assert report.status == "unusable" and "version 4" in report.reason
+    recs = bodies(abstain_log())
+    recs[0]["version"] = 2
+    k = index_of(recs, lambda r: r["kind"] == "abstain")
+    report = check(forge(recs))
+    assert report.status == "failed" and report.record == k and "version 2" in report.reason

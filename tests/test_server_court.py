@@ -4,8 +4,12 @@ clients at a «пидор» table; the cheat is picked with the server's own rul
 from __future__ import annotations
 
 import pytest
+import trio
 
 from server_helpers import act, cheat_and_call, is_event, open_table, serve
+
+from pidor.gamelog.format import read_log
+from pidor.gamelog.verify import verify
 
 
 @pytest.mark.parametrize("outcome", ["guilty", "tie", "clean"])
@@ -85,3 +89,47 @@ async def test_votes_and_answers_out_of_place_are_refused(autojump_clock):
         assert r["code"] == "impossible_action"  # T1: not your turn
         r = await other.request({"type": "act", "action": {"type": "fly"}})
         assert r["code"] == "invalid_action"
+
+
+@pytest.mark.parametrize("when", ["before", "during"])
+async def test_an_away_voter_abstains_at_once_T4(when, tmp_path, autojump_clock):
+    """A voter who is disconnected when the court opens (``before``), or disconnects while
+    it sits (``during``), abstains at once: the verdict comes without waiting for the
+    vote deadline, and the game's log (with its ``abstain`` record) verifies."""
+    async with serve(seeds=f"court-away-{when}", logs=tmp_path) as (server, port):
+        clients = await open_table(port, 4)
+        runner = server.lobby.tables[clients[0].table]
+        vote_timeout = runner.options["vote_timeout"]
+        x = runner.table.to_act()[0]
+        y = (x + 1) % 4
+        away, voter = (x + 2) % 4, (x + 3) % 4
+        await act(clients, x, {"type": "draw"})
+        await clients[x].receive(lambda m: m["type"] == "turn")
+        game = runner.table.game
+        cheat = next(a for a in game.actions(x) if game.check(x, a))
+        assert (await clients[x].request({"type": "act", "action": game.action_data(cheat)}))["type"] == "ok"
+        await clients[y].receive(is_event("window"))
+        if when == "before":
+            await clients[away].aclose()
+            await clients[y].receive(lambda m: m["type"] == "event" and m["event"] == {
+                "type": "seat", "seat": away, "state": "away"})
+        assert (await clients[y].request({"type": "call"}))["type"] == "ok"
+        court = (await clients[voter].receive(is_event("court")))["event"]
+        opened = trio.current_time()
+        assert sorted(court["voters"]) == sorted([away, voter])
+        assert (await clients[voter].request({"type": "vote", "guilty": True}))["type"] == "ok"
+        if when == "during":
+            await clients[away].aclose()
+        verdict = (await clients[x].receive(is_event("verdict")))["event"]
+        assert trio.current_time() - opened < vote_timeout / 10  # no wait for the deadline
+        assert verdict["outcome"] == "guilty" and (verdict["pidor"], verdict["clean"]) == (2, 0)
+        seen = [m["event"] for m in clients[x].messages if m["type"] == "event"]
+        assert {"type": "abstain", "seat": away} in seen
+        assert seen.index({"type": "abstain", "seat": away}) < seen.index(verdict)
+        path = runner.game_log.path
+        await server.shutdown()
+        log = read_log(path)
+        abstains = [r for r in log.records if r["kind"] == "abstain"]
+        assert [r["seat"] for r in abstains] == [away]
+        report = verify(log)
+        assert report.status == "verified" and report.notes == ["aborted: shutdown"], report

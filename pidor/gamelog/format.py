@@ -30,6 +30,7 @@ import msgpack
 __all__ = [
     "FORMAT",
     "VERSION",
+    "READS",
     "ZERO",
     "INPUT_KINDS",
     "LogError",
@@ -47,10 +48,13 @@ __all__ = [
 ]
 
 FORMAT = "pidor-log"
-VERSION = 2
+VERSION = 3
+#: Format versions this reader understands: version 3 only added the ``abstain`` record
+#: (a version 2 reader would call it an unknown kind), so a version 2 log reads as is.
+READS = (2, 3)
 ZERO = bytes(32)
 #: Record kinds that carry one input to the table (what ``verify`` re-runs).
-INPUT_KINDS = ("start", "act", "call", "pass", "vote", "tick")
+INPUT_KINDS = ("start", "act", "call", "pass", "vote", "abstain", "tick")
 _KINDS = ("header", *INPUT_KINDS, "end")
 
 

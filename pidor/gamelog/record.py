@@ -6,7 +6,7 @@ ride with the next record, see :meth:`Recorder.answer`).
                    seat_seeds=[b"...", None, ...])
     rec.commitment                       # SHA-256 of the secret server seed: show it first
     events = rec.start(now)              # header + the deal
-    events = rec.act(seat, action, now)  # also rec.answer / rec.vote / rec.tick
+    events = rec.act(seat, action, now)  # also rec.answer / rec.vote / rec.abstain / rec.tick
     rec.close()                          # footer (result, reveal) once table.finished;
                                          # rec.close(aborted="reason") for a game cut off
 
@@ -191,6 +191,13 @@ class Recorder:
         events = self.table.vote(seat, guilty, now)
         if self.writer is not None:
             self._write("vote", {"seat": seat, "guilty": bool(guilty), "now": float(now)}, events)
+        return events
+
+    def abstain(self, seat: int, now: float = 0.0) -> list[dict]:
+        """T4: a voter who will not vote (away) abstains now, not at the vote's deadline."""
+        events = self.table.abstain(seat, now)
+        if self.writer is not None:
+            self._write("abstain", {"seat": seat, "now": float(now)}, events)
         return events
 
     def tick(self, now: float) -> list[dict]:

@@ -29,10 +29,12 @@ _WORDS = {
     "ru": {"pidor": "«пидор»", "clean": "«чист»", "pass": "пас", "call": "«пидор!»", "seat": "место",
            "verdict": "приговор", "guilty": "виновен", "honest": "ход честный", "tie": "поровну",
            "mark": "метка", "undo": "отменено", "court": "суд", "cheat": "махлёж", "votes": "голосует",
+           "abstains": "воздерживается (отошёл, T4)",
            "aborted": "прервана", "result": "итог", "loser": "проиграл", "draw": "ничья"},
     "en": {"pidor": "«pidor»", "clean": "«clean»", "pass": "pass", "call": "«pidor!»", "seat": "seat",
            "verdict": "verdict", "guilty": "guilty", "honest": "the action was honest", "tie": "a tie",
            "mark": "mark", "undo": "undone", "court": "court", "cheat": "cheat", "votes": "votes",
+           "abstains": "abstains (away, T4)",
            "aborted": "aborted", "result": "result", "loser": "lost", "draw": "a draw"},
 }
 
@@ -125,6 +127,8 @@ class Replay:
             return f"   {w['court']}: {rules}"
         if kind == "vote":
             return f"   {self.who(e['seat'])} {w['votes']} {w['pidor'] if e['guilty'] else w['clean']}"
+        if kind == "abstain":
+            return f"   {self.who(e['seat'])} {w['abstains']}"
         if kind == "verdict":
             outcome = {"guilty": w["guilty"], "honest": w["honest"], "tie": w["tie"],
                        "clean": w["clean"]}.get(e["outcome"], e["outcome"])
@@ -258,7 +262,7 @@ def replay_lines(log: LogFile, seat: int | None = None, lang: str = "ru", *, ste
         if not lines:
             continue
         yield from lines
-        if step and kind in ("act", "call", "vote", "tick", "pass"):
+        if step and kind in ("act", "call", "vote", "abstain", "tick", "pass"):
             yield from r.board()
             if wait is not None and not wait():
                 wait = None

@@ -22,7 +22,7 @@ from ..engine.game import ActionError
 from ..engine.games import GAME_IDS, game_class
 from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
-from .format import FORMAT, VERSION, LogFile, gc_paused, plain, read_log
+from .format import FORMAT, READS, LogFile, gc_paused, plain, read_log
 
 __all__ = ["Report", "verify", "verify_data", "Rerun"]
 
@@ -73,8 +73,10 @@ def check_header(header: dict) -> type:
     """The game class of a header, or :class:`Unusable` with the reason."""
     if header.get("format") != FORMAT:
         raise Unusable(f"not a pidor log (format {header.get('format')!r})")
-    if header.get("version") != VERSION:
-        raise Unusable(f"log format version {header.get('version')!r}; this verifier reads version {VERSION}")
+    version = header.get("version")
+    if type(version) is not int or version not in READS:
+        raise Unusable(f"log format version {version!r}; this verifier reads versions "
+                       + ", ".join(map(str, READS)))
     game = header.get("game")
     if game not in GAME_IDS:
         raise Unusable(f"unknown game {game!r}")
@@ -98,6 +100,7 @@ class Rerun:
             self.table.mark = info["mark"]
             self.table.previous = info["previous"]
             self.deal = header["deal"]
+            self.version = header["version"]
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise Mismatch(0, f"bad header: {e!r}") from None
 
@@ -156,6 +159,10 @@ class Rerun:
                 got = t.answer(rec["seat"], True, now)
             elif kind == "vote":
                 got = t.vote(rec["seat"], bool(rec["guilty"]), now)
+            elif kind == "abstain":
+                if self.version < 3:
+                    raise Mismatch(index, "an abstain record in a version 2 log (version 3 added it)")
+                got = t.abstain(rec["seat"], now)
             elif kind == "tick":
                 got = t.tick(now)
             elif kind == "start":

@@ -6,7 +6,8 @@ A mixin of :class:`pidor.server.runner.TableRunner`:
   display) and the turn clocks of human seats (T9). An expired turn is played by the
   seat's stand-in, an honest random bot, after a ``timeout`` event.
 * ``_drive``: bot seats act, answer every call window and vote at once (T3); an away
-  seat passes its windows and says «бито» at once; its stand-in plays each obliged
+  seat passes its windows, abstains in the court (T4: the court does not wait for its
+  vote deadline) and says «бито» at once; its stand-in plays each obliged
   action ``AWAY_TURN`` seconds after it is due (T9), so the game keeps a human pace.
 * Every table call goes through the game's recorder (``self.rec``): an action played for
   a human seat by its stand-in, or by the bot that replaced a player who left, is logged
@@ -115,6 +116,9 @@ class Drive:
             seat = self.seats[s]
             if seat.kind == "bot":
                 self._call(self.rec.vote, s, seat.bot.vote(t), now)
+                return True
+            if seat.conn is None:  # away when the court opened, or since: abstains now (T4)
+                self._call(self.rec.abstain, s, now)
                 return True
         return False
 
