@@ -243,8 +243,7 @@ class Table:
                     "snapshot": snapshot,
                     "mark_before": mark_before,
                 }
-                events.append({"type": "window", "seat": seat, "action": self.window["action"],
-                               "owing": owing[:], "deadline": deadline})
+                events.append({"type": "window", "seat": seat, "owing": owing[:], "deadline": deadline})
                 return events
         return events + self._settle(now)
 

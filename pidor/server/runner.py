@@ -249,14 +249,19 @@ class TableRunner(Drive):
         after = self._hidden()
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
         undo = False
+        acted = None  # the action a call window is about (it comes first in the same batch)
         for e in events:
             self.seq += 1
             undo = undo or e["type"] == "undo"
+            if e["type"] == "action":
+                acted = e["action"]
             private = "_private" in e
             frame = None
             for s in humans:
                 if frame is None or private:  # one encoding serves every seat if nothing is private
                     view = project(e, s.index)
+                    if e["type"] == "window":
+                        view["action"] = acted  # public: payments, the only private actions, open none
                     if "deadline" in view:
                         view["deadline"] = _rel(view["deadline"], trio.current_time())
                     frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
