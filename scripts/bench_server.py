@@ -192,7 +192,6 @@ async def run_table(port: int, k: int, args, stats: Stats, ready: trio.Semaphore
 
 async def bench(args) -> dict:
     data = tempfile.mkdtemp(prefix="pidor-bench-")
-    port_file = os.path.join(data, "port")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     runner = ["-m", "cProfile", "-o", args.profile] if args.profile else []
     proc = subprocess.Popen(
