@@ -188,7 +188,7 @@ async def test_last_human_leaving_mid_game_aborts_the_log(tmp_path, autojump_clo
         assert (await c.request({"type": "leave"}))["type"] == "ok"
         with trio.fail_after(60):
             while server.lobby.tables:
-                await trio.sleep(0.01)
+                await trio.sleep(0.01)  # virtual time (autojump_clock): lets the table task close
         row = server.store.games_of(c.table)[0]
         assert row["aborted"] == "empty"
         _, log = load(row["log"])

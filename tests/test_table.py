@@ -210,11 +210,11 @@ def test_T3_the_window_says_when_it_closes():
 
 
 def test_T7_a_player_who_leaves_sheds_the_mark_and_the_loser_gets_it_at_the_end():
-    from test_pidor_rules import C, _p15_game
+    from pidor_scenarios import C, p15_game
 
     t = Table({"game": "pidor", "players": 3, "deck": 52})
     t.start(seed=b"any")
-    t.game = _p15_game()  # trick play: seat 0 holds 5♣ and a prikup 8♦ 8♠ (P15)
+    t.game = p15_game()  # trick play: seat 0 holds 5♣ and a prikup 8♦ 8♠ (P15)
 
     def act(seat, action):
         events = t.act(seat, action)

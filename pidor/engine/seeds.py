@@ -59,11 +59,6 @@ class Rng:
     def choice(self, seq):
         return seq[self.below(len(seq))]
 
-    def state(self) -> list:
-        return [self._counter, self._buf, self._pos]
-
-    def set_state(self, state: list) -> None:
-        self._counter, self._buf, self._pos = state
 
 
 def shuffled(cards: list[int], key: bytes) -> list[int]:
