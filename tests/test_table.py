@@ -250,3 +250,20 @@ def test_T1_malformed_actions_are_clear_errors_and_change_nothing(game, action):
     with pytest.raises(InvalidAction):
         t.act(seat, action)
     assert t.to_data() == before
+
+
+def test_T9_the_turn_clock_runs_for_the_seats_the_game_waits_on():
+    t = pidor_table(OPENS, DRAWS)
+    assert t.game.obliged() == t.to_act() == [0]
+    d = Table({"game": "podkidnoy", "players": 3})
+    d.start(seed=b"obliged")
+    g = d.game
+    assert g.obliged() == [g.attacker]  # the lead is owed
+    card = g.hands[g.attacker][0]
+    d.act(g.attacker, ("attack", card))
+    pass_all(d)
+    assert len(d.to_act()) > 1 and g.obliged() == [g.defender]  # throw-ins are never owed
+    cover = next((a for a in g.actions(g.defender) if a[0] == "cover"), None)
+    d.act(g.defender, cover)
+    pass_all(d)
+    assert g.obliged() == [] and g.may_wait(g.defender)  # all covered: «бито» is on its clock (D5)

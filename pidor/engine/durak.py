@@ -165,6 +165,15 @@ class DurakGame(DurakState, Game):
         return (seat == self.defender and self.result is None and not self.payments
                 and self.ended is None and bool(self.attack) and -1 not in self.cover)
 
+    def obliged(self) -> list[int]:
+        # Several seats may act at once (D3): throwing in is never owed (silence is «бито»,
+        # D5), but the defender owes a cover or «беру» while a card is uncovered.
+        seats = self.to_act()
+        if len(seats) <= 1:
+            return seats
+        d = self.defender
+        return [d] if d in seats and not self.may_wait(d) else []
+
     def to_act(self) -> list[int]:
         if self.result is not None:
             return []

@@ -198,6 +198,12 @@ class Game:
         """The rule ids ``action`` would break; raises if it is invalid or impossible."""
         raise NotImplementedError
 
+    def obliged(self) -> list[int]:
+        """The seats the game waits on now: a turn clock (T9) runs for them. By default the
+        one seat to act; where several may act at once nobody, unless a game says so."""
+        seats = self.to_act()
+        return seats if len(seats) <= 1 else []
+
     def may_wait(self, seat: int) -> bool:
         """Whether ``seat``, though in :meth:`to_act`, has nothing it must do now and may
         simply wait (durak's defender once every card is covered). Bots use it."""

@@ -36,17 +36,10 @@ log = logging.getLogger("pidor.server.table")
 
 class Drive:
     def _obliged(self) -> set[int]:
-        """Seats the game waits on (their turn clock runs, T9). One seat to act: that seat.
-        Several (durak, D3): nobody while a game clock runs (the «бито» clock speaks for
-        silence, D5), else the defender, who must cover or take."""
+        """Seats the game waits on (their turn clock runs, T9): none while a call window is
+        open or the court sits, else what the game says (durak: the defender, D3/D5)."""
         t = self.table
-        seats = t.to_act()
-        if len(seats) <= 1:
-            return set(seats)
-        if t.deadline() is not None:
-            return set()
-        defender = getattr(t.game, "defender", None)
-        return {defender} if defender in seats else set()
+        return set(t.game.obliged()) if t.to_act() else set()
 
     def _stand_in(self, seat: int) -> RandomBot:
         bot = self._standins.get(seat)
