@@ -140,6 +140,21 @@ def test_timeouts_and_clocks_are_logged_and_verified():
         assert report.status == "failed" and report.record == k and "event" in report.reason
 
 
+def act_or_tick(rec, bots, now: float, step: float = 0.0) -> float:
+    """The first seat whose bot has an action acts ``step`` seconds on; when no bot will act,
+    the table's clock runs out (durak's «бито», D5). Returns the new time."""
+    t = rec.table
+    seat, action = next(((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None),
+                        (None, None))
+    if seat is None:
+        now = t.deadline()
+        rec.tick(now)
+    else:
+        now += step
+        rec.act(seat, action, now)
+    return now
+
+
 def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
     """A pass is no record of its own: the next record carries it (``passed``), and the
     events of the closing lead that record's events. D5: the «бито» clock starts when the
@@ -160,14 +175,7 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
             now = t.deadline()
             rec.tick(now)
         else:
-            seat, action = next(((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None),
-                                (None, None))
-            if seat is None:
-                now = t.deadline()
-                rec.tick(now)
-            else:
-                now += 1.0
-                rec.act(seat, action, now)
+            now = act_or_tick(rec, bots, now, 1.0)
     assert t.finished
     rec.close()
     data = buf.getvalue()
@@ -431,13 +439,7 @@ def abstain_log() -> bytes:
             owing = t.waiting_answers()
             rec.answer(owing[0], bool(t.window["violations"]), now)
         else:
-            seat, action = next(((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None),
-                                (None, None))
-            if seat is None:
-                now = t.deadline()
-                rec.tick(now)
-            else:
-                rec.act(seat, action, now)
+            now = act_or_tick(rec, bots, now)
     assert t.finished
     rec.close()
     return buf.getvalue()
