@@ -664,3 +664,14 @@ def test_random_honest_games_end_with_a_result_and_keep_every_card(cls):
         assert r["draw"] == (r["loser"] is None)
         assert sorted(r["order"] + ([r["loser"]] if r["loser"] is not None else [])) == list(range(players))
         assert [bool(h) for h in g.hands] == [s == r["loser"] for s in range(players)]
+
+
+@pytest.mark.parametrize("game", ["podkidnoy", "perevodnoy"])
+def test_D3_the_first_bout_is_announced_like_every_other(game):
+    """Issue 8 (protocol gaps): a client learns who attacks and defends the first bout
+    from a ``bout`` event, as for every later bout, not only from a snapshot."""
+    t = Table({"game": game, "players": 3})
+    events = t.start(seed=b"first bout")
+    assert types(events)[:2] == ["game_start", "bout"]
+    g = t.game
+    assert events[1] == {"type": "bout", "attacker": g.attacker, "defender": g.defender, "limit": g.limit}

@@ -261,3 +261,35 @@ def test_P17_marks_after_the_deal_phase_cost_no_cards():
     assert g.to_data() == before
     g, _ = play_deal(3, 36, "Ac Kd Qh", draws=[("8c", 0)], marks=[2])
     assert g.phase == "settle" and g.on_mark(0) == [] and g.pidorstvo == [0, 0, 1]
+
+
+# ------------------------------------------------------- T3 with P14: the closing window
+
+
+def _table_at_tricks(call_window, trick_display):
+    from pidor.engine.table import Table
+
+    t = Table({"game": "pidor", "players": 3, "call_window": call_window, "trick_display": trick_display})
+    t.game, t.games = tricks_game(), 1
+    now = 0.0
+    for seat, action in ((0, ("lead", C("5c"))), (1, ("beat", C("9c"), 0))):
+        t.act(seat, action, now)
+        for s in t.waiting_answers():
+            t.answer(s, False, now)
+    return t
+
+
+@pytest.mark.parametrize("call_window,trick_display,length", [
+    (2.0, 0.0, 2.0), (2.0, 0.5, 2.0), (2.0, 5.0, 5.0), (None, 0.0, None), (2.0, None, None)])
+def test_T3_P14_a_trick_closing_action_keeps_the_full_call_window(call_window, trick_display, length):
+    """Issue 8 item 2: with ``trick_display`` 0 the cheat that closed a trick could not be
+    called (its window lasted 0 s). Every callable action gets at least ``call_window``;
+    P14's display may only hold the window open longer."""
+    t = _table_at_tricks(call_window, trick_display)
+    events = t.act(2, ("beat", C("4c"), 1), 10.0)  # 4c does not beat 9c: a cheat that closes the trick
+    assert of_type(events, "trick_closed") and events[0]["_violations"]
+    window = of_type(events, "window")[0]
+    assert window["deadline"] == (None if length is None else 10.0 + length)
+    assert t.tick(10.0 + 1.9) == [] and t.window is not None
+    called = t.answer(0, True, 10.0 + 1.9)
+    assert of_type(called, "court") and t.court["accused"] == 2

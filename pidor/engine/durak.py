@@ -51,7 +51,7 @@ def _impossible(message: str, rule: str | None = None) -> ImpossibleAction:
 class DurakGame(DurakState, Game):
     """Podkidnoy rules; :class:`PerevodnoyGame` adds transfers (D7)."""
 
-    version = "durak-1"
+    version = "durak-2"
     ACTIONS = {
         "attack": (("card", "card"),),
         "cover": (("card", "card"), ("target", "index")),
@@ -61,6 +61,10 @@ class DurakGame(DurakState, Game):
         "give": (("card", "card"),),
     }
     DEFAULTS = {"players": 4, "deck": 36, "hard": False}
+    #: An action is chosen for one table of cards: throw-ins, covers and «беру» from the
+    #: same bout stay natural while others play; a new bout or a transfer (a new
+    #: defender) makes them stale.
+    CHOICE_EVENTS = frozenset({"bout", "transfer"})
     #: D7: whether the defender may transfer the attack.
     transfers = False
 
@@ -117,6 +121,10 @@ class DurakGame(DurakState, Game):
         g.first = attacker
         g._start_bout(attacker)
         return g
+
+    def opening(self) -> list[Event]:
+        """The first bout is announced like every other one (D3)."""
+        return [{"type": "bout", "attacker": self.attacker, "defender": self.defender, "limit": self.limit}]
 
     def _start_bout(self, attacker: int) -> Event:
         self.attacker = attacker

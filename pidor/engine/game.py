@@ -142,6 +142,10 @@ class Game:
     ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
     #: Default options of this game (``players``, ``deck``, …).
     DEFAULTS: ClassVar[dict[str, Any]] = {}
+    #: Event types after which an action chosen before them is stale (the server refuses
+    #: it, PROTOCOL.md §5 "Acting on what you saw"). A new game and an ``undo`` always count.
+    #: A game lists what ends the situation a choice was made in.
+    CHOICE_EVENTS: ClassVar[frozenset[str]] = frozenset({"action"})
 
     players: int
 
@@ -197,6 +201,10 @@ class Game:
     def check(self, seat: int, action: Action) -> tuple[str, ...]:
         """The rule ids ``action`` would break; raises if it is invalid or impossible."""
         raise NotImplementedError
+
+    def opening(self) -> list[Event]:
+        """Events that announce the dealt game's first situation (after ``game_start``)."""
+        return []
 
     def obliged(self) -> list[int]:
         """The seats the game waits on now: a turn clock (T9) runs for them. By default the

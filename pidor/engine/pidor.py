@@ -62,7 +62,7 @@ _NESTED = ("stacks", "hands", "prikups", "dues", "given")
 
 class PidorGame(DealPhase, TrickPlay, Game):
     name = "pidor"
-    version = "pidor-1"
+    version = "pidor-2"
     ACTIONS = {
         "move": (("to", "seat"),),
         "draw": (),

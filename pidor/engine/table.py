@@ -120,7 +120,7 @@ class Table:
         self.games += 1
         events: list[Event] = [{"type": "game_start", "game": self.game_cls.name, "number": self.games,
                                 "players": self.game.players}]
-        return events + self._settle(now)
+        return events + self.game.opening() + self._settle(now)
 
     # ---------------------------------------------------------------- queries
 
@@ -229,10 +229,7 @@ class Table:
             in_game = game.in_game
             owing = [s for s in range(game.players) if s != seat and in_game(s)]
             if owing:
-                length = self.options["call_window"]
-                for e in events:
-                    if "_hold" in e:
-                        length = self.options[e["_hold"]]
+                length = self._window_length(events)
                 deadline = None if length is None else now + length
                 self.window = {
                     "seat": seat,
@@ -338,6 +335,18 @@ class Table:
         if self.finished:
             raise NotNow("the game is over")
         return self.game
+
+    def _window_length(self, events: list[Event]) -> float | None:
+        """T3: every callable action gets at least the full ``call_window``; an event with
+        ``_hold`` (P14: the closed trick stays visible) may keep the window open longer,
+        never shorter (``None``: no clock)."""
+        length = self.options["call_window"]
+        for e in events:
+            hold = e.get("_hold")
+            if hold is not None:
+                held = self.options[hold]
+                length = None if length is None or held is None else max(length, held)
+        return length
 
     def _close_window(self, now: float) -> list[Event]:
         """Every answer was a pass, or the window's time ran out (T3)."""
