@@ -1,4 +1,4 @@
-"""A blocking client for the pidor match protocol ``pidor/1`` (protocol/PROTOCOL.md).
+"""A blocking client for the pidor match protocol ``pidor/2`` (protocol/PROTOCOL.md).
 
 This is the one implementation of the client side; ``pidor play`` uses it, and
 ``clients/python/pidor_client.py`` re-exports it for bot writers. It needs only the
@@ -29,12 +29,12 @@ import time
 import msgpack
 
 __all__ = [
-    "MAX_ARRAY", "MAX_BIN", "MAX_DEPTH", "MAX_FRAME", "MAX_MAP", "MAX_STR", "PROTOCOL_VERSION",
+    "GAME_REQUESTS", "MAX_ARRAY", "MAX_BIN", "MAX_DEPTH", "MAX_FRAME", "MAX_MAP", "MAX_STR", "PROTOCOL_VERSION",
     "Bot", "Client", "Connection", "ConnectionClosed", "PidorError", "ProtocolError",
     "ServerError", "TableClosed", "TableState", "decode_body", "encode",
 ]
 
-PROTOCOL_VERSION = "pidor/1"
+PROTOCOL_VERSION = "pidor/2"
 
 # PROTOCOL.md §1, for frames in either direction.
 MAX_FRAME = 65536
@@ -46,6 +46,8 @@ MAX_BIN = 4096
 
 #: replies carry the request's ``id``; everything else the server sends is a push.
 REPLIES = frozenset({"welcome", "tables", "joined", "pong", "ok", "error"})
+#: requests that name the ``seq`` they were decided on (§5 "Acting on what you saw")
+GAME_REQUESTS = frozenset({"act", "call", "pass", "vote"})
 #: fatal errors after which coming back with the token makes no sense
 FINAL_ERRORS = frozenset({"replaced", "version_mismatch", "unknown_token"})
 
@@ -583,21 +585,30 @@ class Client:
 
     # -- at the table (§5) --
 
-    def act(self, action: dict) -> int:
-        """Play an action (a map with ``type``, §7). Does not wait; returns the request id."""
-        return self.post("act", action=action)
+    # Each names ``seq``: the event it was decided on (§5 "Acting on what you saw");
+    # by default the latest one this client has taken in. The server refuses it as
+    # ``stale`` if the game moved on after that event.
 
-    def call(self) -> int:
-        """«Пидор!»: call the action in the open window."""
-        return self.post("call")
+    def _seen(self, seq: int | None) -> int:
+        return seq if seq is not None else (self.state.seq or 0)
 
-    def pass_(self) -> None:
+    def act(self, action: dict, seq: int | None = None) -> int:
+        """Play an action (a map with ``type``, §7) chosen at ``seq`` (the ``turn``'s).
+        Does not wait; returns the request id."""
+        return self.post("act", action=action, seq=self._seen(seq))
+
+    def call(self, seq: int | None = None) -> int:
+        """«Пидор!»: call the action in the open window (``seq``: the ``window`` event's)."""
+        return self.post("call", seq=self._seen(seq))
+
+    def pass_(self, seq: int | None = None) -> None:
         """Let the action in the open window go (no round trip)."""
-        self.send("pass")
+        self.send("pass", seq=self._seen(seq))
 
-    def vote(self, guilty: bool) -> None:
-        """In a sitting court: True «пидор», False «чист» (no round trip)."""
-        self.send("vote", guilty=bool(guilty))
+    def vote(self, guilty: bool, seq: int | None = None) -> None:
+        """In a sitting court (``seq``: the ``court`` event's): True «пидор», False «чист»
+        (no round trip)."""
+        self.send("vote", guilty=bool(guilty), seq=self._seen(seq))
 
 
 # --- the bot loop ------------------------------------------------------------------------------
@@ -732,13 +743,13 @@ class Bot:
                 last = st.last_action or {}
                 about = last.get("action") if last.get("seat") == e.get("seat") else None
                 if self.on_window({**e, "action": about}):
-                    client.call()
+                    client.call(msg["seq"])
                 else:
-                    client.pass_()
+                    client.pass_(msg["seq"])
             elif t == "court" and st.seat in e.get("voters", ()):
                 guilty = self.on_court(e)
                 if guilty is not None:
-                    client.vote(guilty)
+                    client.vote(guilty, msg["seq"])
             elif t == "game_over":
                 self.on_game_over(e.get("result"))
             elif t == "results":
@@ -770,7 +781,8 @@ class Bot:
         elif kind == "error":
             error = ServerError(msg, msg.get("request"))
             if (error.request or {}).get("type") == "act":
-                self._acted_seq = None  # refused: the next turn (same seq) is answered again
+                # refused (``stale`` included): the turn that follows is answered again
+                self._acted_seq = None
             if error.fatal:
                 client._fatal = error
             self.on_error(error)
@@ -784,4 +796,4 @@ class Bot:
             action = self.on_turn(options, turn)
         if action is not None:
             self._acted_seq = turn.get("seq")
-            self.client.act(action)
+            self.client.act(action, turn.get("seq"))

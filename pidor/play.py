@@ -16,7 +16,7 @@ import threading
 
 import click
 
-from .client import FINAL_ERRORS, Client, ConnectionClosed, PidorError, ServerError
+from .client import FINAL_ERRORS, GAME_REQUESTS, Client, ConnectionClosed, PidorError, ServerError
 from .play_commands import HELP, CommandError, parse_command
 from .play_text import event_lines, option_command, rule_line, say, view_lines
 
@@ -89,7 +89,7 @@ class Session:
             self._after_undo = t == "undo"
             if t == "window" and st.seat in e.get("owing", ()) and e.get("seat") != st.seat:
                 if self.auto_pass:
-                    self.client.pass_()
+                    self.client.pass_(msg["seq"])
                 else:
                     self.say("window_you", clock=_clock(e.get("deadline")))
             elif t == "court" and st.seat in e.get("voters", ()):
@@ -208,10 +208,13 @@ class Session:
 
     def send(self, message: dict) -> None:
         kind = message["type"]
+        fields = {k: v for k, v in message.items() if k != "type"}
+        if kind in GAME_REQUESTS:  # decided on what the screen shows: the latest event (§5)
+            fields.setdefault("seq", self.state.seq or 0)
         if kind in ("pass", "vote"):  # no round trip (§2)
-            self.client.send(kind, **{k: v for k, v in message.items() if k != "type"})
+            self.client.send(kind, **fields)
         else:
-            self.client.post(kind, **{k: v for k, v in message.items() if k != "type"})
+            self.client.post(kind, **fields)
         if kind == "act":
             self.awaiting = False
 

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: Sent in ``hello`` and ``welcome``; a client with another version is refused.
-PROTOCOL_VERSION = "pidor/1"
+PROTOCOL_VERSION = "pidor/2"
 
 #: Largest frame body (the msgpack map) in bytes, not counting the 4-byte length.
 MAX_FRAME = 64 * 1024

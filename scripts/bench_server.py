@@ -135,15 +135,15 @@ class Seat:
             if self.stop or not msg["options"]:
                 return
             action = self.rng.choice(msg["options"])
-            rid = self.queue({"type": "act", "action": action})
+            rid = self.queue({"type": "act", "action": action, "seq": msg["seq"]})
             self.sent_at[rid] = time.perf_counter()
         elif kind == "event":
             e = msg["event"]
             t = e["type"]
             if t == "window" and self.seat in e["owing"]:
-                self.queue({"type": "pass"}, reply=False)
+                self.queue({"type": "pass", "seq": msg["seq"]}, reply=False)
             elif t == "court" and self.seat in e["voters"]:
-                self.queue({"type": "vote", "guilty": True}, reply=False)
+                self.queue({"type": "vote", "guilty": True, "seq": msg["seq"]}, reply=False)
             elif t == "results":
                 self.stats.games += 1
                 self.game_over.set()

@@ -71,7 +71,8 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
             await c.request({"type": "seed", "seed": b"vector".hex()})  # T10: a part of the deal
         await c.request({"type": "start"})
         runner = server.lobby.tables[joined["table"]["id"]]
-        state = {"cheated": False, "false_call": False, "hints": 0, "refused": False, "resync": False}
+        state = {"cheated": False, "false_call": False, "hints": 0, "refused": False, "resync": False,
+                 "stale": False}
         while True:
             m = await c.receive()
             if is_event(m, "results"):
@@ -86,6 +87,10 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
                 if not state["refused"]:
                     state["refused"] = True
                     await c.request({"type": "act", "action": {"type": "fly"}})  # invalid_action
+                if not state["stale"] and m["seq"] > runner._choice_seq > 0:
+                    state["stale"] = True  # an act decided before the game moved on: refused as stale
+                    await c.request({"type": "act", "action": m["options"][0], "seq": runner._choice_seq - 1})
+                    continue
                 if not state["resync"] and state["hints"] >= 1:
                     state["resync"] = True
                     await c.request({"type": "resync"})
@@ -133,7 +138,7 @@ def codec_vectors() -> dict:
     accept = [
         {"type": "ping"},
         {"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "Вася", "token": None},
-        {"type": "act", "id": 12, "action": {"type": "beat", "card": "Th", "target": 2}},
+        {"type": "act", "id": 12, "seq": 40, "action": {"type": "beat", "card": "Th", "target": 2}},
         {"type": "ping", "id": "req-1", "unknown_field": [1, 2.5, True, None, {"nested": -7}]},
         {"type": "ping", "big": 2 ** 64 - 1, "small": -2 ** 63},
     ]

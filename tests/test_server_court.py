@@ -25,6 +25,7 @@ async def test_cheat_call_vote_verdict_T6(outcome, autojump_clock):
         voters = [c for c in clients if c.seat not in (x, y)]
         assert sorted(court["voters"]) == [c.seat for c in voters]
         for v in voters:
+            await v.receive(is_event("court"))  # a vote names the court it saw (its seq)
             r = await v.request({"type": "vote", "guilty": outcome == "guilty"})
             assert r["type"] == "ok"
         verdict = (await clients[x].receive(is_event("verdict")))["event"]

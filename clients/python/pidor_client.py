@@ -1,4 +1,4 @@
-"""The pidor bot SDK: a blocking client for protocol ``pidor/1`` (protocol/PROTOCOL.md).
+"""The pidor bot SDK: a blocking client for protocol ``pidor/2`` (protocol/PROTOCOL.md).
 
 There is one implementation, ``pidor/client.py`` (standard library + ``msgpack`` only, no
 other ``pidor`` import). This file re-exports it:

@@ -23,13 +23,17 @@ import logging
 from ..bots import RandomBot
 from ..engine.game import ActionError
 
-__all__ = ["Drive", "CYCLE_BUDGET"]
+__all__ = ["Drive", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
 
 #: Table calls made by bots and stand-ins in one cycle before the table task yields.
 CYCLE_BUDGET = 200
 #: Seconds an away seat's stand-in waits before each obliged action (T9): the game goes
 #: on at a human pace, so a player who drops for a moment comes back to it.
 AWAY_TURN = 2.0
+#: Seconds a game goes on at the away pace once every person at it is away; then it is
+#: aborted (log footer ``aborted: abandoned``) and the table closes, so a table nobody
+#: comes back to does not hold a log file, memory and a lobby slot for the rest of a game.
+ABANDON_AFTER = 60.0
 
 log = logging.getLogger("pidor.server.table")
 
@@ -59,9 +63,22 @@ class Drive:
             return action
         return ("bito",) if ("bito",) in t.game.honest_actions(seat) else None
 
+    def _watch_presence(self, now: float) -> None:
+        """Note when every person at a running game went away (``ABANDON_AFTER``)."""
+        humans = [s for s in self.seats if s.kind == "human"]
+        if self.playing and humans and all(s.conn is None for s in humans):
+            if self._abandoned_at is None:
+                self._abandoned_at = now
+        else:
+            self._abandoned_at = None
+
     def _tick(self, now: float) -> None:
         t = self.table
         if t is None or t.finished:
+            return
+        if self._abandoned_at is not None and now >= self._abandoned_at + ABANDON_AFTER:
+            log.info("table %s: every person has been away for %g s; the game is aborted", self.id, ABANDON_AFTER)
+            self.closed, self.close_reason = True, "abandoned"
             return
         d = t.deadline()
         if d is not None and now >= d:
@@ -178,9 +195,11 @@ class Drive:
                 continue
             seat.turn_deadline = now + clock if (clock is not None and i in obliged) else None
             game = t.game
+            honest = game.honest_actions(i)
+            seat.offered = (self.seq, honest)
             self._send(seat.conn, {
                 "type": "turn", "table": self.id, "seq": self.seq, "seat": i,
-                "options": [game.action_data(a) for a in game.honest_actions(i)],
+                "options": [game.action_data(a) for a in honest],
                 "deadline": None if seat.turn_deadline is None else float(clock),
             }, i)
             hint = t.hints(i)

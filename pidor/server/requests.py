@@ -45,6 +45,7 @@ ERRORS = {
     "impossible_action": "T1: not possible at a real table (a card you do not hold, not your turn, ...)",
     "not_now": "well formed, but not now (a window is open, the court sits, no game ...)",
     "must_play_honestly": "T6/D11: after a guilty verdict your next action must be honest",
+    "stale": "the game moved on since the event you decided from; decide again from what followed",
 }
 
 

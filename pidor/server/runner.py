@@ -31,7 +31,7 @@ from ..engine.seeds import Rng
 from ..engine.table import Table
 from ..gamelog.record import Recorder
 from .deals import GameLog, commitment_hex, parse_seed
-from .drive import Drive
+from .drive import ABANDON_AFTER, Drive
 from .requests import RequestError, field_bool, field_int
 from .seating import Seat
 
@@ -81,7 +81,7 @@ class TableRunner(Drive):
         self.table: Table | None = None
         self.seq = 0
         self.closed = False
-        self.close_reason = "empty"  # why the table closed: empty, shutdown, internal_error
+        self.close_reason = "empty"  # why the table closed: empty, abandoned, shutdown, internal_error
         self.record: dict = {}  # the running game's table, number and log path, for the log sink
         self._game_open = False  # a game started and its results are not out yet
         self.game_log: GameLog | None = None  # the running game's recorder and log
@@ -91,6 +91,11 @@ class TableRunner(Drive):
         self._rng = Rng(self.server.new_seed(), b"runner")
         self._next_seed = self.server.new_seed()  # T10: the next deal's secret server seed
         self._pending: dict[Any, list[bytes]] = {}
+        # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
+        # event after which an action chosen earlier is stale, of the open window's and of
+        # the sitting court's event.
+        self._choice_seq = self._window_seq = self._court_seq = 0
+        self._abandoned_at: float | None = None  # every person at a running game is away since
         self._inbox_send, self._inbox = trio.open_memory_channel(INBOX)
 
     # ------------------------------------------------------------------ outside
@@ -148,6 +153,7 @@ class TableRunner(Drive):
                 self._tick(now)
                 more = self._drive(now)
                 self._prompt(now)
+                self._watch_presence(now)
                 self._flush()
         except Exception:
             log.exception("table %s failed; closing it", self.id)
@@ -167,6 +173,8 @@ class TableRunner(Drive):
         if t is None or t.finished:
             return None
         times = [s.turn_deadline for s in self.seats if s.turn_deadline is not None]
+        if self._abandoned_at is not None:
+            times.append(self._abandoned_at + ABANDON_AFTER)
         d = t.deadline()
         if d is not None:
             times.append(d)
@@ -250,8 +258,16 @@ class TableRunner(Drive):
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
         undo = False
         acted = None  # the action a call window is about (it comes first in the same batch)
+        choices = self.table.game_cls.CHOICE_EVENTS
         for e in events:
             self.seq += 1
+            kind = e["type"]
+            if kind in choices or kind == "game_start" or kind == "undo":
+                self._choice_seq = self.seq
+            elif kind == "window":
+                self._window_seq = self.seq
+            elif kind == "court":
+                self._court_seq = self.seq
             undo = undo or e["type"] == "undo"
             if e["type"] == "action":
                 acted = e["action"]
@@ -303,13 +319,11 @@ class TableRunner(Drive):
             rid = msg.get("id")
             try:
                 getattr(self, "_do_" + msg["type"])(conn, player, msg, rid)
-            except RequestError as e:
-                self._error(conn, rid, e.code, e.message)
-            except ActionError as e:
-                self._error(conn, rid, e.code, e.message, e.rule)
+            except (RequestError, ActionError) as e:
+                self._error(conn, rid, e.code, e.message, getattr(e, "rule", None))
                 seat = self.seat_of(player)
                 if seat is not None:
-                    seat.turn_seq = None  # a refused action: the "turn" comes again
+                    seat.turn_seq = None  # any refused request: the "turn" comes again
         elif op == "away":
             self._away(conn, player)
         elif op == "back":
@@ -424,27 +438,55 @@ class TableRunner(Drive):
             raise RequestError("not_now", "no game is being played at this table")
         return self.table
 
+    def _seen(self, msg: dict) -> int:
+        """The ``seq`` a game request was decided on: the last event (or ``turn``,
+        ``snapshot``) the client had seen."""
+        seen = field_int(msg, "seq")
+        if not 0 <= seen <= self.seq:
+            raise RequestError("bad_request", f"{msg['type']}.seq must be a seq you have seen: 0..{self.seq}, "
+                                              f"not {seen}")
+        return seen
+
     def _do_act(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
         t = self._game()
+        seen = self._seen(msg)
         action = t.game.parse_action(msg.get("action"))
+        if seen < self._choice_seq:
+            raise RequestError("stale", f"the game moved on at event {self._choice_seq}, after the event {seen} "
+                                        "you chose from; choose again from the next turn")
+        offered = seat.offered
+        if (offered is not None and self._choice_seq <= offered[0] <= seen and action in offered[1]
+                and seat.index in t.to_act() and t.game.check(seat.index, action)):
+            # Honest when your turn offered it, a violation only because others played since
+            # (durak: the bout's limit filled up): refused, not recorded as a cheat.
+            raise RequestError("stale", f"that action was honest at your turn (event {offered[0]}) but others "
+                                        "have played since and it would break a rule now; choose again")
         self._call_for(conn, rid, self.rec.act, seat.index, action, trio.current_time())
 
     def _do_call(self, conn, player, msg, rid) -> None:
-        self._answer(conn, player, rid, True)
+        self._answer(conn, player, msg, rid, True)
 
     def _do_pass(self, conn, player, msg, rid) -> None:
-        self._answer(conn, player, rid, False)
+        self._answer(conn, player, msg, rid, False)
 
-    def _answer(self, conn, player, rid, call: bool) -> None:
+    def _answer(self, conn, player, msg, rid, call: bool) -> None:
         seat = self._seat(player)
-        self._game()
+        t = self._game()
+        seen = self._seen(msg)
+        if t.window is not None and seen < self._window_seq:
+            raise RequestError("stale", f"the open window opened at event {self._window_seq}, after the event "
+                                        f"{seen} you answered from: that window is closed")
         self._call_for(conn, rid, self.rec.answer, seat.index, call, trio.current_time())
 
     def _do_vote(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
-        self._game()
+        t = self._game()
         guilty = field_bool(msg, "guilty")
+        seen = self._seen(msg)
+        if t.court is not None and seen < self._court_seq:
+            raise RequestError("stale", f"this court opened at event {self._court_seq}, after the event {seen} "
+                                        "you voted from: that court has given its verdict")
         self._call_for(conn, rid, self.rec.vote, seat.index, guilty, trio.current_time())
 
     def _do_tutorial_off(self, conn, player, msg, rid) -> None:

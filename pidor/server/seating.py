@@ -75,6 +75,7 @@ class Seat:
     bot: RandomBot | None = field(default=None, repr=False)  # bot seats: this game's policy
     turn_seq: int | None = None  # the event seq of the last "turn" sent (None: not prompted)
     turn_deadline: float | None = None  # T9: when the turn clock of this seat runs out
+    offered: tuple[int, list] | None = field(default=None, repr=False)  # the last turn: (seq, honest actions)
     seed: bytes | None = field(default=None, repr=False)  # T10: the player's part of the next deal
 
     @property
@@ -94,4 +95,4 @@ class Seat:
     def vacate(self) -> None:
         self.kind, self.player, self.name, self.conn = "vacant", None, "", None
         self.spec, self.replaced, self.bot, self.seed = None, False, None, None
-        self.turn_seq = self.turn_deadline = None
+        self.turn_seq = self.turn_deadline = self.offered = None

@@ -2,7 +2,9 @@
 
 It keeps every frame it receives (``frames``: raw bytes, ``messages``: decoded), so a
 test can inspect exactly what crossed the wire. ``transcript`` (when set to a list)
-records both directions as ``(direction, frame bytes)``.
+records both directions as ``(direction, frame bytes)``. A game request sent without
+``seq`` gets the latest ``seq`` received (PROTOCOL.md §5: what the client had seen); a
+test of stale requests gives its own.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import math
 import trio
 
 from .. import wire
+from ..client import GAME_REQUESTS
 
 __all__ = ["Client", "connect"]
 
@@ -28,8 +31,11 @@ class Client:
         self._read = 0  # index into messages: what ``receive`` has returned or skipped
         self._taken: set[int] = set()  # replies returned by ``request`` ahead of ``_read``
         self.eof = False
+        self.seq = 0  # the latest seq received (events, turns, snapshots)
 
     async def send(self, message: dict) -> None:
+        if message.get("type") in GAME_REQUESTS and "seq" not in message:
+            message = {**message, "seq": self.seq}
         frame = wire.encode(message)
         if self.transcript is not None:
             self.transcript.append(("c2s", frame))
@@ -66,7 +72,10 @@ class Client:
                 return True
             frame = len(body).to_bytes(4, "big") + body
             self.frames.append(frame)
-            self.messages.append(wire.decode_frame(body))
+            msg = wire.decode_frame(body)
+            self.messages.append(msg)
+            if type(msg.get("seq")) is int and msg.get("type") in ("event", "turn", "snapshot", "hint"):
+                self.seq = max(self.seq, msg["seq"])
             if self.transcript is not None:
                 self.transcript.append(("s2c", frame))
 
