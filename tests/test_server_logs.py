@@ -14,6 +14,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+import server_helpers
 import trio
 from server_helpers import events_of, is_event, play_until, seated_client, serve
 
@@ -24,7 +25,7 @@ from pidor.gamelog import format as log_format
 from pidor.gamelog.deal import deal_key
 from pidor.gamelog.format import read_log
 from pidor.gamelog.verify import verify
-from pidor.server.drive import AWAY_TURN
+from pidor.server.drive import ABANDON_AFTER, AWAY_TURN
 from pidor.server.seating import server_options
 from pidor.server.store import Store
 
@@ -193,6 +194,39 @@ async def test_last_human_leaving_mid_game_aborts_the_log(tmp_path, autojump_clo
         assert row["aborted"] == "empty"
         _, log = load(row["log"])
         assert log.footer["status"] == "aborted" and verify(log).status == "verified"
+
+
+async def test_a_game_every_person_left_is_aborted_after_the_grace(tmp_path, autojump_clock):
+    """Issue 8 item 3: a table whose people have all disconnected played on at the away
+    pace (2 s per owed action, 20 minutes and more for «пидор»). Coming back within
+    ``ABANDON_AFTER`` plays on; after it the game is aborted (the log verifies as aborted)
+    and the table closes."""
+    async with serve(seeds="logs-abandoned", logs=tmp_path) as (server, port):
+        c = await seated_client(port, "gone", options={"game": "pidor", "players": 4, "bots": 3})
+        assert (await c.request({"type": "start"}))["type"] == "ok"
+        await c.receive(lambda m: m["type"] == "turn")
+        runner = server.lobby.tables[c.table]
+        await c.aclose()
+        await trio.sleep(ABANDON_AFTER - 5)
+        assert runner.playing and not runner.closed
+        back = await server_helpers.connect(port)
+        assert (await back.hello("gone", token=c.token))["table"] == c.table  # back in time: plays on
+        await back.receive(lambda m: m["type"] == "snapshot")
+        await trio.sleep(ABANDON_AFTER + 5)
+        assert runner.playing and not runner.closed
+        start = trio.current_time()
+        await back.aclose()
+        with trio.fail_after(ABANDON_AFTER + 10):
+            while not runner.closed or server.lobby.tables:
+                await trio.sleep(0.5)
+        assert trio.current_time() - start >= ABANDON_AFTER
+        assert runner.close_reason == "abandoned"
+        row = server.store.games_of(c.table)[0]
+        assert row["aborted"] == "abandoned" and row["result"] is None
+        _, log = load(row["log"])
+        assert log.footer["status"] == "aborted" and log.footer["reason"] == "abandoned"
+        report = verify(log)
+        assert report.status == "verified" and report.notes == ["aborted: abandoned"], report
 
 
 class FullDisk:

@@ -196,7 +196,9 @@ class Drive:
             seat.turn_deadline = now + clock if (clock is not None and i in obliged) else None
             game = t.game
             honest = game.honest_actions(i)
-            seat.offered = (self.seq, honest)
+            if seat.offers and seat.offers[0][0] < self._choice_seq:
+                seat.offers = [o for o in seat.offers if o[0] >= self._choice_seq]
+            seat.offers.append((self.seq, honest))
             self._send(seat.conn, {
                 "type": "turn", "table": self.id, "seq": self.seq, "seat": i,
                 "options": [game.action_data(a) for a in honest],

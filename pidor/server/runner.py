@@ -268,6 +268,8 @@ class TableRunner(Drive):
                 self._window_seq = self.seq
             elif kind == "court":
                 self._court_seq = self.seq
+            if kind == "action":
+                self.seats[e["seat"]].acted_seq = self.seq
             undo = undo or e["type"] == "undo"
             if e["type"] == "action":
                 acted = e["action"]
@@ -455,12 +457,15 @@ class TableRunner(Drive):
         if seen < self._choice_seq:
             raise RequestError("stale", f"the game moved on at event {self._choice_seq}, after the event {seen} "
                                         "you chose from; choose again from the next turn")
-        offered = seat.offered
-        if (offered is not None and self._choice_seq <= offered[0] <= seen and action in offered[1]
-                and seat.index in t.to_act() and t.game.check(seat.index, action)):
-            # Honest when your turn offered it, a violation only because others played since
-            # (durak: the bout's limit filled up): refused, not recorded as a cheat.
-            raise RequestError("stale", f"that action was honest at your turn (event {offered[0]}) but others "
+        if seen < seat.acted_seq:
+            raise RequestError("stale", f"you acted at event {seat.acted_seq}, after the event {seen} you chose "
+                                        "this from; choose again from the next turn")
+        offer = next((o for o in reversed(seat.offers) if self._choice_seq <= o[0] <= seen), None)
+        if (offer is not None and action in offer[1] and seat.index in t.to_act()
+                and t.game.check(seat.index, action)):
+            # Honest when the turn it was chosen from offered it, a violation only because
+            # others played since (durak: the bout's limit filled up): refused, not a cheat.
+            raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
                                         "have played since and it would break a rule now; choose again")
         self._call_for(conn, rid, self.rec.act, seat.index, action, trio.current_time())
 

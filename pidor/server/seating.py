@@ -75,7 +75,10 @@ class Seat:
     bot: RandomBot | None = field(default=None, repr=False)  # bot seats: this game's policy
     turn_seq: int | None = None  # the event seq of the last "turn" sent (None: not prompted)
     turn_deadline: float | None = None  # T9: when the turn clock of this seat runs out
-    offered: tuple[int, list] | None = field(default=None, repr=False)  # the last turn: (seq, honest actions)
+    # §5 "Acting on what you saw": the turns sent since the situation began, as (seq, honest
+    # actions), and the seq of this seat's last accepted action.
+    offers: list[tuple[int, list]] = field(default_factory=list, repr=False)
+    acted_seq: int = 0
     seed: bytes | None = field(default=None, repr=False)  # T10: the player's part of the next deal
 
     @property
@@ -95,4 +98,5 @@ class Seat:
     def vacate(self) -> None:
         self.kind, self.player, self.name, self.conn = "vacant", None, "", None
         self.spec, self.replaced, self.bot, self.seed = None, False, None, None
-        self.turn_seq = self.turn_deadline = self.offered = None
+        self.turn_seq = self.turn_deadline = None
+        self.offers, self.acted_seq = [], 0
