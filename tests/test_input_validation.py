@@ -12,6 +12,7 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
+import trio.testing
 
 from pidor import wire
 from pidor.bots import parse_spec
@@ -205,11 +206,13 @@ def test_shown_values_stay_short():
 
 
 async def running_table(port, game="pidor"):
-    """A seat at a 2-player table whose game runs; returns (client, the last seq seen)."""
+    """A seat at a 2-player table whose game runs; returns (client, the last seq seen, for
+    an ``act`` to name the state it was chosen from)."""
     c = await seated_client(port, "fuzz", options={"game": game, "players": 2, "bots": 1})
     assert (await c.request({"type": "start"}))["type"] == "ok"
-    snapshot = await c.receive(lambda m: m["type"] == "snapshot")
-    return c, snapshot["seq"]
+    await trio.testing.wait_all_tasks_blocked()  # the bot has played, if it leads
+    assert (await c.request({"type": "ping"}))["type"] == "pong"  # and we have read it all
+    return c, [m["seq"] for m in c.messages if "seq" in m][-1]
 
 
 async def assert_table_alive(server, c):

@@ -140,10 +140,17 @@ def _card_arg(kind: str, name: str, value: Any) -> int:
 
 class _Short(reprlib.Repr):
     """``reprlib`` bounds strings, containers and nesting; this also bounds integers
-    without writing out their digits (``repr`` of a 5000-digit integer raises)."""
+    without writing out their digits (``repr`` of a 5000-digit integer raises), and
+    writes ``true``/``false``/``null`` as the peer wrote them."""
 
     def repr_int(self, x: int, level: int) -> str:
         return repr(x) if x.bit_length() <= 128 else f"<a {x.bit_length()}-bit integer>"
+
+    def repr_bool(self, x: bool, level: int) -> str:
+        return "true" if x else "false"
+
+    def repr_NoneType(self, x: None, level: int) -> str:
+        return "null"
 
 
 _SHORT = _Short()

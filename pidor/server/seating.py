@@ -38,10 +38,10 @@ def server_options(raw: Any) -> tuple[dict, list[dict]]:
     bots = options.pop("bots", 0)
     options.setdefault("turn_timeout", HUMAN_TURN_TIMEOUT)
     full = table_options(options)
-    return full, bot_specs(bots, full["players"] - 1)
+    return full, _bot_specs(bots, full["players"] - 1)
 
 
-def bot_specs(bots: Any, most: int) -> list[dict]:
+def _bot_specs(bots: Any, most: int) -> list[dict]:
     """The ``bots`` option as one spec per bot seat: a count (exactly an ``int``) or a list
     of spec strings, at most ``most`` either way. The count, or the list's length, is
     checked before anything is built or parsed."""
@@ -53,7 +53,8 @@ def bot_specs(bots: Any, most: int) -> list[dict]:
     else:
         raise ValueError(f"bots must be a count or a list of bot specs {example}, not {shown(bots)}")
     if not 0 <= count <= most:
-        raise ValueError(f"bots must be 0..{most} (one seat at least is the creator's), not {shown(count)}")
+        asked = shown(bots) if type(bots) is int else f"a list of {count}"
+        raise ValueError(f"bots must be 0..{most} (one seat at least is the creator's), not {asked}")
     if type(bots) is int:
         return [{"policy": "random"} for _ in range(count)]
     for spec in bots:
