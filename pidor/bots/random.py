@@ -16,8 +16,10 @@ Spec text (``pidor match --seat``): ``builtin:random`` or
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
+from ..engine.game import shown
 from ..engine.seeds import Rng
 
 __all__ = ["RandomBot", "parse_spec", "PARAMS"]
@@ -25,26 +27,32 @@ __all__ = ["RandomBot", "parse_spec", "PARAMS"]
 PARAMS = ("cheat", "attention", "false_call", "acquit")
 
 
+#: A probability in a spec: a plain decimal number (no exponent, NaN or infinity).
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+_USAGE = "use builtin:random[:cheat=P,attention=P,false_call=P,acquit=P]"
+
+
 def parse_spec(spec: str) -> dict:
     """``builtin:random:cheat=0.1`` -> ``{"policy": "random", "cheat": 0.1}``; ``ValueError``
-    with a clear message on anything else."""
+    with a clear message on anything else. Each parameter is given at most once, as a
+    decimal number in [0, 1]; the messages quote a peer's text only shortened."""
+    if type(spec) is not str:
+        raise ValueError(f"a seat spec is a string; {_USAGE}, not {shown(spec)}")
     parts = spec.split(":", 2)
     if len(parts) < 2 or parts[0] != "builtin" or parts[1] != "random":
-        raise ValueError(f"unknown seat spec {spec!r}: use builtin:random[:cheat=P,attention=P,false_call=P]")
+        raise ValueError(f"unknown seat spec {shown(spec)}: {_USAGE}")
     out: dict = {"policy": "random"}
     if len(parts) == 3 and parts[2]:
         for item in parts[2].split(","):
             key, sep, value = item.partition("=")
-            key = key.strip()
+            key, value = key.strip(), value.strip()
             if not sep or key not in PARAMS:
-                raise ValueError(f"bad parameter {item!r} in {spec!r}; known: {', '.join(PARAMS)}")
-            try:
-                p = float(value)
-            except ValueError:
-                raise ValueError(f"{key} must be a number in [0, 1], not {value!r}") from None
-            if not 0.0 <= p <= 1.0:
-                raise ValueError(f"{key} must be in [0, 1], not {p}")
-            out[key] = p
+                raise ValueError(f"bad parameter {shown(item)} in {shown(spec)}; known: {', '.join(PARAMS)}")
+            if key in out:
+                raise ValueError(f"{key} is given twice in {shown(spec)}")
+            if not _DECIMAL.fullmatch(value) or not float(value) <= 1.0:
+                raise ValueError(f"{key} must be a decimal number in [0, 1] like 0.25, not {shown(value)}")
+            out[key] = float(value)
     return out
 
 

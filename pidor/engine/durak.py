@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..cards import card_code
 from .durak_state import DurakState
-from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
+from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat, shown
 
 __all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "beats", "HAND"]
 
@@ -74,7 +74,7 @@ class DurakGame(DurakState, Game):
     def options(cls, options: dict | None) -> dict:
         out = super().options(options)
         if type(out["hard"]) is not bool:
-            raise ValueError(f"hard must be true or false, not {out['hard']!r}")
+            raise ValueError(f"hard must be true or false, not {shown(out['hard'])}")
         return out
 
     @classmethod

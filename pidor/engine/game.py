@@ -34,6 +34,7 @@ Life of a game, driven by the table layer:
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any, ClassVar
 
 from ..cards import card_code, deck as full_deck, parse_card
@@ -49,6 +50,7 @@ __all__ = [
     "project",
     "action_to_data",
     "action_from_data",
+    "shown",
 ]
 
 Action = tuple
@@ -106,26 +108,61 @@ def action_to_data(spec: dict[str, tuple[tuple[str, str], ...]], action: Action)
 
 
 def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) -> Action:
-    """Validate and convert the wire form of an action; raises :class:`InvalidAction`."""
+    """Validate and convert the wire form of an action; raises :class:`InvalidAction` for
+    any value a peer may send. Only the types are checked here: a seat or an index out of
+    range is the game's to refuse (T1, ``impossible_action``)."""
     if not isinstance(data, dict):
-        raise InvalidAction("an action is a map with a 'type'")
+        raise InvalidAction(f"an action is a map with a 'type', not {shown(data)}")
     kind = data.get("type")
-    if kind not in spec:
-        raise InvalidAction(f"unknown action type {kind!r}; expected one of {sorted(spec)}")
+    if type(kind) is not str or kind not in spec:
+        raise InvalidAction(f"unknown action type {shown(kind)}; expected one of {sorted(spec)}")
     args = []
     for name, typ in spec[kind]:
         if name not in data:
             raise InvalidAction(f"action {kind!r} needs {name!r}")
         value = data[name]
         if typ == "card":
-            try:
-                value = parse_card(value)
-            except ValueError as e:
-                raise InvalidAction(str(e)) from None
-        elif type(value) is not int:
-            raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
+            value = _card_arg(kind, name, value)
+        elif type(value) is not int:  # exact: true is not seat 1, 1.0 not index 1
+            raise InvalidAction(f"{kind}.{name} must be an integer, not {shown(value)}")
         args.append(value)
     return (kind, *args)
+
+
+def _card_arg(kind: str, name: str, value: Any) -> int:
+    if type(value) is str:
+        try:
+            return parse_card(value)
+        except ValueError:
+            pass
+    raise InvalidAction(f"{kind}.{name} must be a card like 'Th', not {shown(value)}")
+
+
+class _Short(reprlib.Repr):
+    """``reprlib`` bounds strings, containers and nesting; this also bounds integers
+    without writing out their digits (``repr`` of a 5000-digit integer raises), and
+    writes ``true``/``false``/``null`` as the peer wrote them."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return repr(x) if x.bit_length() <= 128 else f"<a {x.bit_length()}-bit integer>"
+
+    def repr_bool(self, x: bool, level: int) -> str:
+        return "true" if x else "false"
+
+    def repr_NoneType(self, x: None, level: int) -> str:
+        return "null"
+
+
+_SHORT = _Short()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
+_SHOWN_MAX = 100
+
+
+def shown(value: Any) -> str:
+    """A short ``repr`` of a value a peer sent, for an error message: the message goes back
+    on the wire, and a frame or a string over the protocol's limits must never leave."""
+    text = _SHORT.repr(value)
+    return text if len(text) <= _SHOWN_MAX else text[:_SHOWN_MAX - 3] + "..."
 
 
 # ---------------------------------------------------------------------------
@@ -176,12 +213,13 @@ class Game:
         out = dict(cls.DEFAULTS)
         for key, value in (options or {}).items():
             if key not in out:
-                raise ValueError(f"unknown option {key!r} for {cls.name}; known: {sorted(out)}")
+                raise ValueError(f"unknown option {shown(key)} for {cls.name}; known: {sorted(out)}")
             out[key] = value
-        if out.get("deck") not in (36, 52):
-            raise ValueError(f"deck must be 36 or 52, not {out.get('deck')!r}")
-        if not isinstance(out.get("players"), int) or not 2 <= out["players"] <= 6:
-            raise ValueError(f"players must be 2..6, not {out.get('players')!r}")
+        # Exact types: true is not 1 player, 36.0 not a deck size.
+        if type(out["deck"]) is not int or out["deck"] not in (36, 52):
+            raise ValueError(f"deck must be the integer 36 or 52, not {shown(out['deck'])}")
+        if type(out["players"]) is not int or not 2 <= out["players"] <= 6:
+            raise ValueError(f"players must be an integer 2..6, not {shown(out['players'])}")
         return out
 
     # --- queries ------------------------------------------------------------

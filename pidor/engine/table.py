@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .game import Action, ActionError, Event, Game, ImpossibleAction
-from .games import game_class
+from .game import Action, ActionError, Event, Game, ImpossibleAction, shown
+from .games import GAME_IDS, game_class
 from .rules import rule_texts
 
-__all__ = ["Table", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "table_options"]
+__all__ = ["Table", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "MAX_SECONDS", "table_options"]
 
 
 class NotNow(ActionError):
@@ -54,25 +54,41 @@ TABLE_DEFAULTS: dict[str, Any] = {
 }
 
 _SECONDS = ("call_window", "vote_timeout", "bito_timeout", "turn_timeout", "trick_display")
+#: No clock may be longer than an hour.
+MAX_SECONDS = 3600.0
+
+
+def _is_seconds(value: Any) -> bool:
+    """A clock option: ``None`` (no clock) or an int or float in 0..MAX_SECONDS (``bool``
+    is not a number; NaN fails the comparison, infinity the bound)."""
+    return value is None or (type(value) in (int, float) and 0 <= value <= MAX_SECONDS)
 
 
 def table_options(options: dict | None) -> dict:
-    """Complete and validate a table's options (the table's and its game's)."""
-    options = dict(options or {})
-    cls = game_class(options.get("game", TABLE_DEFAULTS["game"]))
+    """Complete and validate a table's options (the table's and its game's). Each value's
+    exact type and range is checked before anything uses it; ``ValueError`` says what is
+    wrong in words fit for the wire."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a map, not {shown(options)}")
+    name = options.get("game", TABLE_DEFAULTS["game"])
+    if type(name) is not str or name not in GAME_IDS:
+        raise ValueError(f"game must be one of {', '.join(GAME_IDS)}, not {shown(name)}")
+    cls = game_class(name)
     game_opts = cls.options({k: v for k, v in options.items() if k in cls.DEFAULTS})
     out = {**TABLE_DEFAULTS, **game_opts}
     for key, value in options.items():
         if key not in out:
-            raise ValueError(f"unknown table option {key!r}; known: {', '.join(sorted(out))}")
+            raise ValueError(f"unknown table option {shown(key)}; known: {', '.join(sorted(out))}")
         if key not in game_opts:
             out[key] = value
     for key in _SECONDS:
-        value = out[key]
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
-            raise ValueError(f"{key} must be a number of seconds >= 0 (or None), not {value!r}")
-    if not isinstance(out["tutorial"], bool):
-        raise ValueError("tutorial must be true or false")
+        if not _is_seconds(out[key]):
+            raise ValueError(f"{key} must be a number of seconds 0..{MAX_SECONDS:g}, or null for no clock,"
+                             f" not {shown(out[key])}")
+    if type(out["tutorial"]) is not bool:
+        raise ValueError(f"tutorial must be true or false, not {shown(out['tutorial'])}")
     return out
 
 

@@ -11,6 +11,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from .. import __version__, wire
+from ..engine.game import shown
 from .requests import RequestError, field_bool, field_int, field_str
 from .runner import TABLE_REQUESTS, Busy, TableRunner
 from .seating import NAME_MAX, server_options
@@ -68,7 +69,7 @@ class Lobby:
         version = msg.get("version")
         if version != wire.PROTOCOL_VERSION:
             conn.fatal("version_mismatch",
-                       f"this server speaks protocol {wire.PROTOCOL_VERSION!r}, not {version!r}", rid)
+                       f"this server speaks protocol {wire.PROTOCOL_VERSION!r}, not {shown(version)}", rid)
             return
         name = _clean_name(field_str(msg, "name", max_len=NAME_MAX))
         token = field_str(msg, "token", optional=True, max_len=128)
@@ -125,7 +126,7 @@ class Lobby:
         elif kind == "hello":
             raise RequestError("already_hello", "hello was already accepted on this connection")
         else:
-            raise RequestError("unknown_type", f"unknown message type {kind!r}")
+            raise RequestError("unknown_type", f"unknown message type {shown(kind)}")
 
     def _submit(self, runner: TableRunner, item: tuple, conn, rid) -> None:
         try:

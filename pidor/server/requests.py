@@ -28,7 +28,7 @@ ERRORS = {
     "hello_first": "the first message must be hello",
     "already_hello": "hello was already accepted on this connection",
     "unknown_token": "no player has this token",
-    "bad_options": "a table option is unknown or out of range",
+    "bad_options": "a table option is unknown, of another game, of the wrong type, or out of range",
     "no_table": "no such table (or it is closed)",
     "not_seated": "you have no seat at this table",
     "already_seated": "you already sit at another table",
