@@ -34,7 +34,8 @@ class Client:
         self.seq = 0  # the latest seq received (events, turns, snapshots)
 
     async def send(self, message: dict) -> None:
-        if message.get("type") in GAME_REQUESTS and "seq" not in message:
+        kind = message.get("type")
+        if isinstance(kind, str) and kind in GAME_REQUESTS and "seq" not in message:
             message = {**message, "seq": self.seq}
         frame = wire.encode(message)
         if self.transcript is not None:
