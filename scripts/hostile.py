@@ -118,18 +118,28 @@ def fuzzed_action(rng: random.Random):
     return action
 
 
+def edge_value(rng: random.Random):
+    """A scalar at an edge (or any value, now and then): what option checks meet."""
+    r = rng.random()
+    if r < 0.5:
+        return rng.choice(EDGE_INTS)
+    if r < 0.7:
+        return rng.choice(FLOATS)
+    return rng.choice((True, False, None, "", "36")) if r < 0.85 else random_value(rng)
+
+
 def fuzzed_options(rng: random.Random):
+    """Mostly a valid game and player count with one to three options at an edge (so
+    that each value meets its own check), now and then no map at all."""
     if rng.random() < 0.1:
         return random_value(rng)
-    options = {}
-    for name in rng.sample(OPTIONS, rng.randint(0, 5)):
-        if name == "bots" and rng.random() < 0.5:
+    options = {"game": rng.choice(GAME_IDS), "players": rng.randint(2, 6)}
+    for name in rng.sample(OPTIONS, rng.randint(1, 3)):
+        if name == "bots" and rng.random() < 0.3:
             options[name] = [rng.choice(("builtin:random", "builtin:random:cheat=0.5", "builtin:random:cheat=2",
                                          "builtin:x", random_text(rng))) for _ in range(rng.randint(0, 7))]
-        elif name == "game" and rng.random() < 0.7:
-            options[name] = rng.choice(GAME_IDS)
         else:
-            options[name] = random_value(rng)
+            options[name] = edge_value(rng)
     return options
 
 
@@ -351,6 +361,20 @@ async def fuzz_lobby(port: int, rng: random.Random, tally: Tally) -> None:
             await p.read(3.0)
 
 
+async def fuzz_create(port: int, rng: random.Random, tally: Tally) -> None:
+    """After hello: ``create`` with options at their edges, one after another (leaving
+    each table that was made)."""
+    async with probe(port, tally) as p:
+        if not await p.hello():
+            return
+        for _ in range(rng.randint(5, 30)):
+            r = await p.request({"type": "create", "options": fuzzed_options(rng)})
+            if r is None:
+                return
+            if r["type"] == "joined" and await p.request({"type": "leave"}) is None:
+                return
+
+
 async def fuzz_table(port: int, rng: random.Random, tally: Tally) -> None:
     """Seated at a table of bots with a game running: random table requests (acts with
     random actions, calls, passes, votes, seeds, ...), between honest answers."""
@@ -494,8 +518,8 @@ async def abrupt(port: int, rng: random.Random, tally: Tally) -> None:
             await p.send(wire.encode({"type": "ping", "pad": "x" * 100})[:20])
 
 
-BEHAVIOURS = {f.__name__: f for f in (random_bytes, msgpack_junk, fuzz_lobby, fuzz_table, oversized, deep,
-                                       slowloris, idle, slow_reader, flood, churn, lobby_flood, abrupt)}
+BEHAVIOURS = {f.__name__: f for f in (random_bytes, msgpack_junk, fuzz_lobby, fuzz_create, fuzz_table, oversized,
+                                       deep, slowloris, idle, slow_reader, flood, churn, lobby_flood, abrupt)}
 
 
 async def hostile_client(i: int, port: int, rng: random.Random, tallies: dict[str, Tally]) -> None:

@@ -5,7 +5,7 @@ Starts ``pidor serve`` in a subprocess (a fresh data directory, a free port, its
 and errors to a file), opens ``--tables`` normal tables of remote seats (bench_server.py's
 clients: random honest play, every ``act`` timed to its reply) and runs three phases:
 
-1. quiet (``--quiet`` s): the normal tables alone, a baseline;
+1. quiet (``--quiet`` s, after ``--warmup`` s): the normal tables alone, a baseline;
 2. hostile (``--seconds``): ``--hostile`` hostile clients at once (hostile.py: fuzzed
    frames and requests, oversized and deep frames, slowloris, idle connections, slow
    readers, request floods, connection churn, lobby floods, abrupt disconnects), in a
@@ -84,7 +84,8 @@ class ServerWatch:
     def sample(self) -> dict:
         pid = self.proc.pid
         try:
-            return {"rss_kib": rss_kib(pid), "open_files": len(os.listdir(f"/proc/{pid}/fd")), "cpu_s": cpu_seconds(pid)}
+            return {"rss_kib": rss_kib(pid), "open_files": len(os.listdir(f"/proc/{pid}/fd")),
+                    "cpu_s": cpu_seconds(pid)}
         except OSError:  # it just exited
             return {}
 
@@ -155,6 +156,7 @@ async def run_phases(port: int, args, watch, hostile) -> dict:
             for _ in range(args.tables):
                 await ready.acquire()
         go.set()
+        await trio.sleep(args.warmup)  # every table starts its first game at once
         await phase("quiet", args.quiet)
         await step("tables")
         finished = trio.Event()
@@ -335,7 +337,7 @@ async def soak_in(data: str, args) -> dict:
         stop = {"exit_status": proc.returncode, "in_time": in_time, "seconds": round(time.monotonic() - t0, 2)}
     text = err_path.read_text(errors="replace")
     out.update(args={k: getattr(args, k) for k in ("seconds", "tables", "hostile", "players", "game", "seed",
-                                                     "quiet", "settle")},
+                                                     "warmup", "quiet", "settle")},
                port=port, stop=stop, stderr=scan_stderr(text), stderr_tail=text.splitlines()[-20:])
     out["failures"] = failures(out)
     out["ok"] = not out["failures"]
@@ -349,6 +351,7 @@ def parse_args(argv=None):
     ap.add_argument("--hostile", type=int, default=50, help="hostile clients at once")
     ap.add_argument("--players", type=int, default=4, help="seats of a normal table")
     ap.add_argument("--game", default="pidor", choices=GAME_IDS, help="the normal tables' game")
+    ap.add_argument("--warmup", type=float, default=2.0, help="seconds of normal tables, not measured")
     ap.add_argument("--quiet", type=float, default=3.0, help="seconds of normal tables alone before")
     ap.add_argument("--settle", type=float, default=5.0, help="seconds of normal tables alone after")
     ap.add_argument("--port", type=int, default=0, help="server port (0: pick a free one)")
