@@ -17,7 +17,9 @@ crashes (the server exited during the soak), unhandled exceptions in its stderr 
 traceback once, grouped by the error), the server's RSS, open files and tables at each
 step, the normal tables' moves/s and act round trip per phase, and for each hostile
 behaviour the error codes its clients received. Exit status 1 and a FAIL line on a crash,
-an unhandled exception or an unclean stop.
+an unhandled exception or an unclean stop. A server whose RSS passes ``--max-rss`` MiB
+is killed at once (a failure too), so that a runaway server cannot take the machine's
+memory.
 
 The hostile clients connect from 127.0.0.2 and each normal table from an address of its
 own in 127.0.1.0/24 (all loopback on Linux), so per-address limits meet only the attacker.
@@ -76,6 +78,9 @@ class ServerWatch:
 
     def alive(self) -> bool:
         return self.proc.poll() is None
+
+    def kill(self) -> None:
+        self.proc.kill()
 
     @property
     def exit_status(self) -> int | None:
@@ -136,9 +141,18 @@ async def run_phases(port: int, args, watch, hostile) -> dict:
             "client_cpu_share": round((time.process_time() - own0) / elapsed, 2), "server_rss_peak_kib": peak}
 
     async def watchdog(cancel: trio.CancelScope) -> None:
+        cause = None
         while watch.alive():
+            if watch.sample().get("rss_kib", 0) > args.max_rss * 1024:
+                cause = f"killed by the soak: its RSS passed {args.max_rss} MiB"
+                watch.kill()  # before it takes the machine's memory
+                break
             await trio.sleep(0.2)
-        out["crash"] = {"exit_status": watch.exit_status, "phases_done": list(out["phases"])}
+        for _ in range(50):  # a killed process is reaped at once
+            if not watch.alive():
+                break
+            await trio.sleep(0.02)
+        out["crash"] = {"exit_status": watch.exit_status, "phases_done": list(out["phases"]), "cause": cause}
         cancel.cancel()
 
     async def run_hostile(finished: trio.Event) -> None:
@@ -249,12 +263,14 @@ def scan_stderr(text: str) -> dict:
 def failures(out: dict) -> list[str]:
     """Why the soak failed: a crash, unhandled exceptions, an unclean stop ([] if none)."""
     bad = []
-    if out["crash"]:
-        bad.append(f"the server died during the soak (exit status {out['crash']['exit_status']})")
+    crash = out["crash"]
+    if crash:
+        bad.append(f"the server was {crash['cause']}" if crash["cause"] else
+                   f"the server died during the soak (exit status {crash['exit_status']})")
     if out["stderr"]["exceptions"]:
         bad.append(f"{out['stderr']['exceptions']} unhandled exceptions in the server's stderr")
     stop = out["stop"]
-    if not out["crash"] and (not stop["in_time"] or stop["exit_status"] != 0):
+    if not crash and (not stop["in_time"] or stop["exit_status"] != 0):
         bad.append(f"the server did not exit 0 within {STOP_SECONDS:g} s of SIGTERM "
                    f"(exit status {stop['exit_status']}, {'in time' if stop['in_time'] else 'killed'})")
     return bad
@@ -298,7 +314,8 @@ def report(out: dict) -> str:
         lines.append(f"  {w['count']}x {w['level']} {w['logger']}: {w['message']}")
     stop = out["stop"]
     if out["crash"]:
-        lines.append(f"CRASH: the server exited with status {out['crash']['exit_status']}; stderr ends:")
+        why = out["crash"]["cause"] or f"exited with status {out['crash']['exit_status']}"
+        lines.append(f"CRASH: the server {why}; stderr ends:")
         lines += ["  " + t for t in out["stderr_tail"]]
     else:
         lines.append(f"server stop: exit status {stop['exit_status']} "
@@ -337,7 +354,7 @@ async def soak_in(data: str, args) -> dict:
         stop = {"exit_status": proc.returncode, "in_time": in_time, "seconds": round(time.monotonic() - t0, 2)}
     text = err_path.read_text(errors="replace")
     out.update(args={k: getattr(args, k) for k in ("seconds", "tables", "hostile", "players", "game", "seed",
-                                                     "warmup", "quiet", "settle")},
+                                                     "warmup", "quiet", "settle", "max_rss")},
                port=port, stop=stop, stderr=scan_stderr(text), stderr_tail=text.splitlines()[-20:])
     out["failures"] = failures(out)
     out["ok"] = not out["failures"]
@@ -354,6 +371,8 @@ def parse_args(argv=None):
     ap.add_argument("--warmup", type=float, default=2.0, help="seconds of normal tables, not measured")
     ap.add_argument("--quiet", type=float, default=3.0, help="seconds of normal tables alone before")
     ap.add_argument("--settle", type=float, default=5.0, help="seconds of normal tables alone after")
+    ap.add_argument("--max-rss", type=int, default=2048, metavar="MIB",
+                    help="kill the server (a failure) if its RSS passes this many MiB")
     ap.add_argument("--port", type=int, default=0, help="server port (0: pick a free one)")
     ap.add_argument("--seed", type=int, default=None, help="seed of the hostile mix (default: random)")
     ap.add_argument("--keep-data", action="store_true", help="keep the server's data directory (store, logs, stderr)")

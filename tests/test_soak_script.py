@@ -126,7 +126,7 @@ def canned(**changes) -> dict:
              "server_cpu_share": 0.3, "client_cpu_share": 0.3, "server_rss_peak_kib": 31000}
     step = {"rss_kib": 30000, "open_files": 14, "cpu_s": 1.0, "open_tables": 20}
     out = {"args": {"seconds": 30.0, "tables": 20, "hostile": 50, "players": 4, "game": "pidor", "seed": 1,
-                    "warmup": 2.0, "quiet": 3.0, "settle": 5.0},
+                    "warmup": 2.0, "quiet": 3.0, "settle": 5.0, "max_rss": 2048},
            "port": 7777, "steps": {"start": step, "tables": step, "hostile_end": step, "after": step},
            "phases": {"quiet": phase, "hostile": phase, "after": phase},
            "hostile": {"deep": {"runs": 3, "codes": {"too_deep": 3}, "notes": {"closed by the server": 3}}},
@@ -150,8 +150,8 @@ def test_a_crash_an_exception_and_an_unclean_stop_each_fail():
     assert soak.failures(canned(stderr=scan)) == ["1 unhandled exceptions in the server's stderr"]
     unclean = canned(stop={"exit_status": -9, "in_time": False, "seconds": 15.0})
     assert len(soak.failures(unclean)) == 1 and "did not exit 0" in soak.failures(unclean)[0]
-    crashed = canned(crash={"exit_status": 1, "phases_done": ["quiet"]}, stop={"exit_status": 1, "in_time": True,
-                                                                         "seconds": 0.0},
+    crashed = canned(crash={"exit_status": 1, "phases_done": ["quiet"], "cause": None},
+                     stop={"exit_status": 1, "in_time": True, "seconds": 0.0},
                      stderr_tail=["Traceback (most recent call last):", "MemoryError"])
     crashed["failures"] = soak.failures(crashed)
     assert crashed["failures"] == ["the server died during the soak (exit status 1)"]
@@ -173,21 +173,27 @@ async def test_every_hostile_behaviour_runs_and_meets_the_framing_errors(autojum
 
 
 class Watch:
-    """A stand-in for the server process: it dies at ``dies_at`` (mock clock)."""
+    """A stand-in for the server process: it dies at ``dies_at`` (mock clock); from
+    ``grows_at`` its RSS is 3 GiB."""
 
     exit_status = -9
 
-    def __init__(self, dies_at: float) -> None:
-        self.dies_at = dies_at
+    def __init__(self, dies_at: float = float("inf"), grows_at: float = float("inf")) -> None:
+        self.dies_at, self.grows_at = dies_at, grows_at
+        self.killed = False
 
     def alive(self) -> bool:
-        return trio.current_time() < self.dies_at
+        return trio.current_time() < self.dies_at and not self.killed
+
+    def kill(self) -> None:
+        self.killed = True
 
     def sample(self) -> dict:
-        return {"rss_kib": 30000, "open_files": 12, "cpu_s": trio.current_time() / 10}
+        rss = 3 * 1024 * 1024 if trio.current_time() >= self.grows_at else 30000
+        return {"rss_kib": rss, "open_files": 12, "cpu_s": trio.current_time() / 10}
 
 
-ARGS = Namespace(tables=0, players=3, game="pidor", warmup=1.0, quiet=2.0, seconds=10.0, settle=3.0)
+ARGS = Namespace(tables=0, players=3, game="pidor", warmup=1.0, quiet=2.0, seconds=10.0, settle=3.0, max_rss=2048)
 
 
 async def hostile_for(seconds: float) -> dict:
@@ -198,7 +204,7 @@ async def hostile_for(seconds: float) -> dict:
 async def test_the_phases_run_in_turn_and_sample_the_server(autojump_clock):
     async with serve() as (server, port):
         t0 = trio.current_time()
-        out = await soak.run_phases(port, ARGS, Watch(float("inf")), lambda: hostile_for(6.0))
+        out = await soak.run_phases(port, ARGS, Watch(), lambda: hostile_for(6.0))
     assert list(out["phases"]) == ["quiet", "hostile", "after"]
     assert [p["seconds"] for p in out["phases"].values()] == [2.0, 6.0, 3.0]
     assert trio.current_time() - t0 < 13
@@ -211,7 +217,19 @@ async def test_the_phases_run_in_turn_and_sample_the_server(autojump_clock):
 async def test_a_server_that_dies_is_a_crash_and_ends_the_soak_at_once(autojump_clock):
     async with serve() as (server, port):
         t0 = trio.current_time()
-        out = await soak.run_phases(port, ARGS, Watch(t0 + 5.0), lambda: hostile_for(6.0))
-    assert out["crash"] == {"exit_status": -9, "phases_done": ["quiet"]}
+        out = await soak.run_phases(port, ARGS, Watch(dies_at=t0 + 5.0), lambda: hostile_for(6.0))
+    assert out["crash"] == {"exit_status": -9, "phases_done": ["quiet"], "cause": None}
     assert 5.0 <= trio.current_time() - t0 < 5.5
     assert "hostile" not in out["phases"] and out["hostile"] is None
+
+
+async def test_a_server_whose_memory_runs_away_is_killed_and_fails_the_soak(autojump_clock):
+    async with serve() as (server, port):
+        t0 = trio.current_time()
+        watch = Watch(grows_at=t0 + 7.0)
+        out = await soak.run_phases(port, ARGS, watch, lambda: hostile_for(6.0))
+    assert watch.killed and 7.0 <= trio.current_time() - t0 < 7.5
+    assert out["crash"] == {"exit_status": -9, "phases_done": ["quiet"],
+                            "cause": "killed by the soak: its RSS passed 2048 MiB"}
+    out.update(stop={"exit_status": -9, "in_time": True, "seconds": 0.0}, stderr=soak.scan_stderr(""))
+    assert soak.failures(out) == ["the server was killed by the soak: its RSS passed 2048 MiB"]
