@@ -55,6 +55,7 @@ STOP_SECONDS = 15.0
 #: Seconds the normal tables have to sit down before the soak starts.
 SETUP_SECONDS = 30.0
 
+
 async def hostile_child(port: int, args) -> dict:
     """hostile.py in a child process: its tallies."""
     cmd = [sys.executable, str(Path(__file__).with_name("hostile.py")), "--port", str(port),
@@ -110,8 +111,8 @@ async def open_tables(observer: Client | None) -> int | None:
 
 async def run_phases(port: int, args, watch, hostile) -> dict:
     """The normal tables and the three phases against a server on ``port``; ``watch``:
-    its process (``alive``, ``exit_status``, ``sample``); ``hostile()``: runs the hostile
-    mix and returns its tallies. A server that dies stops everything at once."""
+    its process (``alive``, ``exit_status``, ``sample``, ``kill``); ``hostile()``: runs
+    the hostile mix and returns its tallies. A server that dies stops everything at once."""
     out: dict = {"steps": {}, "phases": {}, "hostile": None, "crash": None}
     stats = Stats()
     ready, go, done = trio.Semaphore(0), trio.Event(), trio.Event()
