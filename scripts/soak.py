@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""Soak the match server: a hostile mix of clients while normal tables play.
+
+Starts ``pidor serve`` in a subprocess (a fresh data directory, a free port, its warnings
+and errors to a file), opens ``--tables`` normal tables of remote seats (bench_server.py's
+clients: random honest play, every ``act`` timed to its reply) and runs three phases:
+
+1. quiet (``--quiet`` s, after ``--warmup`` s): the normal tables alone, a baseline;
+2. hostile (``--seconds``): ``--hostile`` hostile clients at once (hostile.py: fuzzed
+   frames and requests, oversized and deep frames, slowloris, idle connections, slow
+   readers, request floods, connection churn, lobby floods, abrupt disconnects), in a
+   child process so that their CPU does not slow the normal tables' clients;
+3. after (``--settle`` s): the normal tables alone again, the hostile clients gone.
+
+Then SIGTERM: the server must exit 0 within 15 s. Printed (``--json``: one JSON object):
+crashes (the server exited during the soak), unhandled exceptions in its stderr (each
+traceback once, grouped by the error), the server's RSS, open files and tables at each
+step, the normal tables' moves/s and act round trip per phase, and for each hostile
+behaviour the error codes its clients received. Exit status 1 and a FAIL line on a crash,
+an unhandled exception or an unclean stop. A server whose RSS passes ``--max-rss`` MiB
+is killed at once (a failure too), so that a runaway server cannot take the machine's
+memory.
+
+The hostile clients connect from 127.0.0.2 and each normal table from an address of its
+own in 127.0.1.0/24 (all loopback on Linux), so per-address limits meet only the attacker.
+
+    python scripts/soak.py --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import trio
+
+from hostile import BEHAVIOUR_SECONDS
+from server_load import (Stats, cpu_seconds, free_port, latency_ms, rss_kib, run_table, start_server, stop_server,
+                         wait_listening)
+
+from pidor.engine.games import GAME_IDS  # server_load put the repository on sys.path
+from pidor.server.testing import Client
+
+#: Seconds the server has to exit after SIGTERM.
+STOP_SECONDS = 15.0
+#: Seconds the normal tables have to sit down before the soak starts.
+SETUP_SECONDS = 30.0
+
+
+async def hostile_child(port: int, args) -> dict:
+    """hostile.py in a child process: its tallies."""
+    cmd = [sys.executable, str(Path(__file__).with_name("hostile.py")), "--port", str(port),
+           "--clients", str(args.hostile), "--seconds", str(args.seconds), "--seed", str(args.seed)]
+    with trio.move_on_after(args.seconds + BEHAVIOUR_SECONDS):
+        done = await trio.run_process(cmd, capture_stdout=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"the hostile clients' process failed (exit status {done.returncode})")
+        return json.loads(done.stdout)
+    raise SystemExit(f"the hostile clients' process did not end within {args.seconds + BEHAVIOUR_SECONDS:g} s")
+
+
+# --- the soak ---------------------------------------------------------------------------------
+
+
+class ServerWatch:
+    """The server process: alive, and its RSS, open files and CPU time."""
+
+    def __init__(self, proc) -> None:
+        self.proc = proc
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        self.proc.kill()
+
+    @property
+    def exit_status(self) -> int | None:
+        return self.proc.poll()
+
+    def sample(self) -> dict:
+        pid = self.proc.pid
+        try:
+            return {"rss_kib": rss_kib(pid), "open_files": len(os.listdir(f"/proc/{pid}/fd")),
+                    "cpu_s": cpu_seconds(pid)}
+        except OSError:  # it just exited
+            return {}
+
+
+async def open_tables(observer: Client | None) -> int | None:
+    """The server's count of open tables (``list``'s ``total``), or None."""
+    if observer is None:
+        return None
+    with trio.move_on_after(10):
+        try:
+            r = await observer.request({"type": "list"})
+        except (EOFError, trio.BrokenResourceError, OSError):
+            return None
+        return r.get("total")
+    return None
+
+
+async def run_phases(port: int, args, watch, hostile) -> dict:
+    """The normal tables and the three phases against a server on ``port``; ``watch``:
+    its process (``alive``, ``exit_status``, ``sample``, ``kill``); ``hostile()``: runs
+    the hostile mix and returns its tallies. A server that dies stops everything at once."""
+    out: dict = {"steps": {}, "phases": {}, "hostile": None, "crash": None}
+    stats = Stats()
+    ready, go, done = trio.Semaphore(0), trio.Event(), trio.Event()
+    observer = None
+
+    async def step(name: str) -> None:
+        out["steps"][name] = {**watch.sample(), "open_tables": await open_tables(observer)}
+
+    async def phase(name: str, seconds: float, until: trio.Event | None = None) -> None:
+        stats.reset()
+        cpu0, own0, t0 = watch.sample().get("cpu_s"), time.process_time(), trio.current_time()
+        peak = 0
+        for _ in range(int(seconds / 0.5) + 2):
+            left = seconds - (trio.current_time() - t0)
+            if left <= 0 or (until is not None and until.is_set()):
+                break
+            with trio.move_on_after(min(0.5, left)):
+                await (trio.sleep_forever() if until is None else until.wait())
+            peak = max(peak, watch.sample().get("rss_kib", 0))
+        elapsed = trio.current_time() - t0
+        cpu1 = watch.sample().get("cpu_s")
+        out["phases"][name] = {
+            "seconds": round(elapsed, 2), "moves": stats.moves, "moves_per_s": round(stats.moves / elapsed, 1),
+            "games": stats.games, "act_ms": latency_ms(stats.rtt), "refused": dict(stats.errors.most_common()),
+            "tables_without_moves": args.tables - len(stats.table_moves),
+            "server_cpu_share": round((cpu1 - cpu0) / elapsed, 2) if cpu0 is not None and cpu1 is not None else None,
+            "client_cpu_share": round((time.process_time() - own0) / elapsed, 2), "server_rss_peak_kib": peak}
+
+    async def watchdog(cancel: trio.CancelScope) -> None:
+        cause = None
+        while watch.alive():
+            if watch.sample().get("rss_kib", 0) > args.max_rss * 1024:
+                cause = f"killed by the soak: its RSS passed {args.max_rss} MiB"
+                watch.kill()  # before it takes the machine's memory
+                break
+            await trio.sleep(0.2)
+        for _ in range(50):  # a killed process is reaped at once
+            if not watch.alive():
+                break
+            await trio.sleep(0.02)
+        out["crash"] = {"exit_status": watch.exit_status, "phases_done": list(out["phases"]), "cause": cause}
+        cancel.cancel()
+
+    async def run_hostile(finished: trio.Event) -> None:
+        out["hostile"] = await hostile()
+        finished.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watchdog, nursery.cancel_scope)
+        observer = Client(await trio.open_tcp_stream("127.0.0.1", port))
+        await observer.hello("soak-observer")
+        await step("start")
+        for k in range(args.tables):
+            nursery.start_soon(run_table, port, k, args, stats, ready, go, done, nursery)
+        with trio.fail_after(SETUP_SECONDS):
+            for _ in range(args.tables):
+                await ready.acquire()
+        go.set()
+        await trio.sleep(args.warmup)  # every table starts its first game at once
+        await phase("quiet", args.quiet)
+        await step("tables")
+        finished = trio.Event()
+        nursery.start_soon(run_hostile, finished)
+        await phase("hostile", args.seconds + BEHAVIOUR_SECONDS, until=finished)
+        await finished.wait()
+        out["steps"]["hostile_peak"] = {"rss_kib": out["phases"]["hostile"]["server_rss_peak_kib"]}
+        await step("hostile_end")
+        await phase("after", args.settle)
+        await step("after")
+        done.set()
+        nursery.cancel_scope.cancel()
+    return out
+
+
+# --- the server's stderr ------------------------------------------------------------------------
+
+LOG_LINE = re.compile(r"^\S+ \S+ (?P<level>DEBUG|INFO|WARNING|ERROR|CRITICAL) (?P<logger>\S+): (?P<msg>.*)$")
+TRACEBACK = re.compile(r"^(Traceback|  \+ Exception Group Traceback) \(most recent call last\):")
+CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+GROUP_PREFIX = re.compile(r"^(?: *\| ?)+")  # the left margin of an exception group's members
+
+
+def shape(text: str) -> str:
+    """A message with its numbers and connection names folded, to group alike lines."""
+    return re.sub(r"\d+", "N", re.sub(r"<Connection [^>]*>", "<Connection>", text))
+
+
+def scan_stderr(text: str) -> dict:
+    """Unhandled exceptions in the server's stderr: each traceback once (a chain, or a
+    group, of them counts once), with the log line it follows and its final error line;
+    an ERROR line saying "failed" with no traceback counts too. Also the log lines per
+    level and the most common warnings and errors."""
+    incidents: list[dict] = []
+    levels: Counter = Counter()
+    loud: Counter = Counter()
+    current = None  # the incident whose traceback is being read
+    last_log = None  # the latest log line: (level, logger, message), and whether a traceback followed it
+    prev = ""  # the previous non-blank line (group margins removed)
+    prev_was_log = False
+
+    def unexplained_failure() -> None:
+        if last_log and not last_log[3] and last_log[0] in ("ERROR", "CRITICAL") and "failed" in last_log[2]:
+            incidents.append({"logger": last_log[1], "where": last_log[2], "error": "(no traceback)"})
+
+    for raw in text.splitlines():
+        m = LOG_LINE.match(raw)
+        if m:
+            unexplained_failure()
+            current = None
+            level = m["level"]
+            levels[level] += 1
+            if level in ("WARNING", "ERROR", "CRITICAL"):
+                loud[level, m["logger"], shape(m["msg"])] += 1
+            last_log = [level, m["logger"], m["msg"], False]
+            prev, prev_was_log = raw, True
+            continue
+        line = GROUP_PREFIX.sub("", raw)
+        if TRACEBACK.match(raw):
+            if current is None or not prev.startswith(CHAINED):
+                # log.exception() writes an ERROR line, then the traceback
+                follows_log = prev_was_log and last_log[0] in ("ERROR", "CRITICAL")
+                if follows_log:
+                    last_log[3] = True
+                current = {"logger": last_log[1] if follows_log else None,
+                           "where": last_log[2] if follows_log else (prev or None), "error": None}
+                incidents.append(current)
+        elif current is not None and line.strip() and not line[0].isspace() \
+                and not line.startswith(("+", "Traceback", "Exception Group Traceback", *CHAINED)):
+            current["error"] = line.strip()
+        if line.strip():
+            prev, prev_was_log = line, False
+    unexplained_failure()
+    kinds: dict[tuple, dict] = {}
+    for inc in incidents:
+        key = (inc["logger"], shape(inc["error"] or "?"))
+        kind = kinds.setdefault(key, {"count": 0, "logger": inc["logger"], "error": inc["error"],
+                                      "example": inc["where"]})
+        kind["count"] += 1
+    return {"exceptions": len(incidents),
+            "kinds": sorted(kinds.values(), key=lambda k: -k["count"]),
+            "levels": dict(levels),
+            "loudest": [{"count": n, "level": lv, "logger": lg, "message": msg}
+                        for (lv, lg, msg), n in loud.most_common(8)]}
+
+
+# --- verdict and report -------------------------------------------------------------------------
+
+
+def failures(out: dict) -> list[str]:
+    """Why the soak failed: a crash, unhandled exceptions, an unclean stop ([] if none)."""
+    bad = []
+    crash = out["crash"]
+    if crash:
+        bad.append(f"the server was {crash['cause']}" if crash["cause"] else
+                   f"the server died during the soak (exit status {crash['exit_status']})")
+    if out["stderr"]["exceptions"]:
+        bad.append(f"{out['stderr']['exceptions']} unhandled exceptions in the server's stderr")
+    stop = out["stop"]
+    if not crash and (not stop["in_time"] or stop["exit_status"] != 0):
+        bad.append(f"the server did not exit 0 within {STOP_SECONDS:g} s of SIGTERM "
+                   f"(exit status {stop['exit_status']}, {'in time' if stop['in_time'] else 'killed'})")
+    return bad
+
+
+def _codes(counts: dict) -> str:
+    return ", ".join(f"{n} {code}" for code, n in counts.items()) or "none"
+
+
+def report(out: dict) -> str:
+    """The readable summary."""
+    a = out["args"]
+    lines = [f"soak: {a['hostile']} hostile clients for {a['seconds']:g} s against {a['tables']} tables of "
+             f"{a['game']} x{a['players']} (seed {a['seed']}, port {out['port']})"]
+    names = [n for n in ("quiet", "hostile", "after") if n in out["phases"]]
+    ph = [out["phases"][n] for n in names]
+    rows = [("seconds", "seconds"), ("moves/s", "moves_per_s"), ("games", "games"),
+            ("tables without a move", "tables_without_moves"), ("server CPU share", "server_cpu_share"),
+            ("soak clients' CPU share", "client_cpu_share")]
+    lines.append("normal tables".ljust(26) + "".join(n.rjust(12) for n in names))
+    for label, key in rows:
+        lines.append(f"  {label:<24}" + "".join(f"{p[key]!s:>12}" for p in ph))
+    for q in ("p50", "p99", "max"):
+        lines.append(f"  {'act round trip ' + q + ' ms':<24}" + "".join(f"{p['act_ms'][q]!s:>12}" for p in ph))
+    for n, p in zip(names, ph):
+        lines.append(f"  refused in {n}: {_codes(p['refused'])}")
+    steps = out["steps"]
+    lines.append("server".ljust(26) + "".join(s.rjust(13) for s in steps))
+    for label, key in (("RSS KiB", "rss_kib"), ("open files", "open_files"), ("open tables", "open_tables")):
+        lines.append(f"  {label:<24}" + "".join(f"{steps[s].get(key, '')!s:>13}" for s in steps))
+    if out["hostile"]:
+        lines.append("hostile behaviours: runs; error codes received; notes")
+        for name, t in out["hostile"].items():
+            notes = ", ".join(f"{n} {note}" for note, n in t["notes"].items())
+            lines.append(f"  {name:<13} {t['runs']:>5}; {_codes(t['codes'])}" + (f"; {notes}" if notes else ""))
+    err = out["stderr"]
+    lines.append(f"server stderr: {err['exceptions']} unhandled exceptions; log lines {_codes(err['levels'])}")
+    for k in err["kinds"]:
+        lines.append(f"  {k['count']}x {k['logger'] or '(no log line)'}: {k['error']}   e.g. after: {k['example']}")
+    for w in err["loudest"]:
+        lines.append(f"  {w['count']}x {w['level']} {w['logger']}: {w['message']}")
+    stop = out["stop"]
+    if out["crash"]:
+        why = out["crash"]["cause"] or f"exited with status {out['crash']['exit_status']}"
+        lines.append(f"CRASH: the server {why}; stderr ends:")
+        lines += ["  " + t for t in out["stderr_tail"]]
+    else:
+        lines.append(f"server stop: exit status {stop['exit_status']} "
+                     f"{'within' if stop['in_time'] else 'killed after'} {stop['seconds']} s of SIGTERM")
+    if out.get("data"):
+        lines.append(f"data kept in {out['data']}")
+    lines += [f"FAIL: {why}" for why in out["failures"]] or ["PASS: no crash, no unhandled exception, a clean stop"]
+    return "\n".join(lines)
+
+
+async def soak(args) -> dict:
+    data = tempfile.mkdtemp(prefix="pidor-soak-")
+    try:
+        out = await soak_in(data, args)
+    finally:
+        if not args.keep_data:
+            shutil.rmtree(data, ignore_errors=True)
+    if args.keep_data:
+        out["data"] = data
+    return out
+
+
+async def soak_in(data: str, args) -> dict:
+    """The soak with the server's store, logs and stderr in ``data``."""
+    port = args.port or free_port()
+    err_path = Path(data) / "server.stderr"
+    with open(err_path, "w") as err:
+        proc = start_server(port, data, stderr=err)
+    try:
+        if not await wait_listening(proc, port):
+            raise SystemExit(f"the server did not start:\n{err_path.read_text(errors='replace')}")
+        out = await run_phases(port, args, ServerWatch(proc), lambda: hostile_child(port, args))
+    finally:
+        t0 = time.monotonic()
+        in_time = stop_server(proc, STOP_SECONDS)
+        stop = {"exit_status": proc.returncode, "in_time": in_time, "seconds": round(time.monotonic() - t0, 2)}
+    text = err_path.read_text(errors="replace")
+    out.update(args={k: getattr(args, k) for k in ("seconds", "tables", "hostile", "players", "game", "seed",
+                                                     "warmup", "quiet", "settle", "max_rss")},
+               port=port, stop=stop, stderr=scan_stderr(text), stderr_tail=text.splitlines()[-20:])
+    out["failures"] = failures(out)
+    out["ok"] = not out["failures"]
+    return out
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=30.0, help="the hostile phase")
+    ap.add_argument("--tables", type=int, default=20, help="normal tables")
+    ap.add_argument("--hostile", type=int, default=50, help="hostile clients at once")
+    ap.add_argument("--players", type=int, default=4, help="seats of a normal table")
+    ap.add_argument("--game", default="pidor", choices=GAME_IDS, help="the normal tables' game")
+    ap.add_argument("--warmup", type=float, default=2.0, help="seconds of normal tables, not measured")
+    ap.add_argument("--quiet", type=float, default=3.0, help="seconds of normal tables alone before")
+    ap.add_argument("--settle", type=float, default=5.0, help="seconds of normal tables alone after")
+    ap.add_argument("--max-rss", type=int, default=2048, metavar="MIB",
+                    help="kill the server (a failure) if its RSS passes this many MiB")
+    ap.add_argument("--port", type=int, default=0, help="server port (0: pick a free one)")
+    ap.add_argument("--seed", type=int, default=None, help="seed of the hostile mix (default: random)")
+    ap.add_argument("--keep-data", action="store_true", help="keep the server's data directory (store, logs, stderr)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    if args.seed is None:
+        args.seed = random.randrange(2**32)
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    out = trio.run(soak, args)
+    print(json.dumps(out) if args.json else report(out))
+    return 0 if out["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
