@@ -45,7 +45,7 @@ MAX_STR = 16384
 MAX_BIN = 4096
 
 #: replies carry the request's ``id``; everything else the server sends is a push.
-REPLIES = frozenset({"welcome", "tables", "joined", "pong", "ok", "error"})
+REPLIES = frozenset({"welcome", "tables", "joined", "pong", "rules", "ok", "error"})
 #: requests that name the ``seq`` they were decided on (§5 "Acting on what you saw")
 GAME_REQUESTS = frozenset({"act", "call", "pass", "vote"})
 #: fatal errors after which coming back with the token makes no sense
@@ -539,6 +539,11 @@ class Client:
         if open is not None:
             fields["open"] = open
         return self.request("list", **fields)
+
+    def rules(self, game: str | None = None) -> list[dict]:
+        """Every rule id with its texts (§4 ``rules``), of one game if given."""
+        fields = {} if game is None else {"game": game}
+        return self.request("rules", **fields)["rules"]
 
     def create(self, **options) -> dict:
         """Create a table and sit at seat 0 (``joined``). Options of §4: ``game``,

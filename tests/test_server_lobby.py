@@ -82,6 +82,9 @@ async def test_lobby_create_list_join_leave_start():
         assert r["code"] == "seats_empty"
         r = await b.request({"type": "join", "table": a.table, "seat": 2})
         assert r["code"] == "seat_taken"
+        for seat in (99, -1, 3):  # not a seat of this table: a bad request, not "taken"
+            r = await b.request({"type": "join", "table": a.table, "seat": seat})
+            assert r["code"] == "bad_request" and "0..2" in r["message"], r
         r = await b.request({"type": "join", "table": a.table})
         assert r["type"] == "joined" and r["seat"] == 1
         r = await b.request({"type": "start"})
@@ -166,3 +169,32 @@ def test_every_error_code_is_documented():
     doc = (Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md").read_text()
     documented = set(re.findall(r"^\| `([a-z_]+)` \| (?:yes|no) \|", doc, re.M))
     assert documented == set(ERRORS)
+
+
+async def test_rules_lists_every_rule_id_with_its_texts():
+    """Issue 8 (protocol gaps): a bot that cheats on purpose or judges a call needs the
+    texts of the rule ids the court and the refusals name."""
+    from pidor.engine.rules import RULES
+
+    async with serve() as (server, port):
+        c = await connect(port)
+        await c.hello("reader")
+        every = (await c.request({"type": "rules"}))["rules"]
+        assert [r["id"] for r in every] == list(RULES)
+        assert all(r["ru"] and r["en"] and type(r["violation"]) is bool for r in every)
+        durak = (await c.request({"type": "rules", "game": "podkidnoy"}))["rules"]
+        assert {r["id"][0] for r in durak} == {"T", "D"} and any(r["id"] == "D3r" and r["violation"] for r in durak)
+        pidor = (await c.request({"type": "rules", "game": "pidor"}))["rules"]
+        assert {r["id"][0] for r in pidor} == {"T", "P"}
+        r = await c.request({"type": "rules", "game": "chess"})
+        assert r["type"] == "error" and r["code"] == "bad_request"
+
+
+async def test_hello_names_turn_tabs_and_newlines_into_spaces_and_refuse_other_controls():
+    async with serve() as (server, port):
+        c = await connect(port)
+        assert (await c.hello("  Вася\t\r\nПупкин "))["name"] == "Вася Пупкин"
+        for bad in ("esc\x1b[31m", "nul\x00", "\t \n"):
+            d = await connect(port)
+            r = await d.hello(bad)
+            assert r["type"] == "error" and r["code"] == "bad_request", (bad, r)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Rule", "RULES", "rule", "ruling_of", "rule_texts"]
+__all__ = ["Rule", "RULES", "rule", "ruling_of", "rule_texts", "rules_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +153,15 @@ def rule_texts(rule_id: str) -> dict:
     """The wire/log form of a rule: ``{"id", "ru", "en"}``."""
     r = rule(rule_id)
     return {"id": r.id, "ru": r.ru, "en": r.en}
+
+
+#: The id prefixes of each game's rules (``T``: the table, every game's).
+GAME_PREFIXES = {"pidor": ("T", "P"), "podkidnoy": ("T", "D"), "perevodnoy": ("T", "D")}
+
+
+def rules_of(game: str | None = None) -> list[dict]:
+    """Every rule (of ``game``, if given) as ``{"id", "ru", "en", "violation"}``: what a bot
+    needs to cheat on purpose or to judge a call (the ``rules`` request)."""
+    prefixes = GAME_PREFIXES[game] if game is not None else None
+    return [{**rule_texts(r.id), "violation": r.violation} for r in _ALL
+            if prefixes is None or r.id.startswith(prefixes)]

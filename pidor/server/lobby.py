@@ -11,6 +11,7 @@ import unicodedata
 from typing import TYPE_CHECKING
 
 from .. import __version__, wire
+from ..engine.rules import GAME_PREFIXES, rules_of
 from ..engine.game import shown
 from .requests import RequestError, field_bool, field_int, field_str
 from .runner import TABLE_REQUESTS, Busy, TableRunner
@@ -115,6 +116,11 @@ class Lobby:
             conn.send({"type": "pong", "id": rid})
         elif kind == "list":
             self._list(conn, msg, rid)
+        elif kind == "rules":
+            game = field_str(msg, "game", optional=True, max_len=32)
+            if game is not None and game not in GAME_PREFIXES:
+                raise RequestError("bad_request", f"rules.game must be one of {', '.join(GAME_PREFIXES)}")
+            conn.send({"type": "rules", "id": rid, "rules": rules_of(game)})
         elif kind == "create":
             self._create(conn, msg, rid)
         elif kind in TABLE_REQUESTS:

@@ -349,6 +349,9 @@ class TableRunner(Drive):
             if self.playing:
                 raise RequestError("game_running", "a game is being played at this table; join after it")
             want = field_int(msg, "seat", optional=True)
+            if want is not None and not 0 <= want < len(self.seats):
+                raise RequestError("bad_request", f"join.seat must be 0..{len(self.seats) - 1} (or null: the first "
+                                                  f"free seat), not {want}")
             free = [s for s in self.seats if s.kind == "vacant"]
             if want is not None:
                 free = [s for s in free if s.index == want]
