@@ -3,8 +3,9 @@
 * The reader bounds every read (``RECV_SIZE``), feeds :class:`pidor.wire.Decoder`, and
   dispatches each message: ``hello`` and lobby requests at once, table requests to the
   table's task. A protocol violation gets one ``error`` frame and the connection closes.
-  Before ``hello`` the peer has ``HELLO_TIMEOUT`` seconds; after it, silence longer than
-  ``IDLE_TIMEOUT`` closes the connection (clients ``ping``).
+  The peer has ``HELLO_TIMEOUT`` seconds from connecting to say ``hello`` (however much
+  else it sends meanwhile); after it, silence longer than ``IDLE_TIMEOUT`` closes the
+  connection (clients ``ping``).
 * Frames go straight to the socket while nothing is queued and the kernel takes them
   (a non-blocking write; no task switch). Otherwise they wait in a queue bounded to
   ``QUEUE_BYTES`` that the writer task drains, each write within ``WRITE_TIMEOUT``. A
@@ -33,20 +34,35 @@ log = logging.getLogger("pidor.server.connection")
 
 
 class Limits:
-    """Connection limits (seconds and counts); a server may be given other values."""
+    """The server's limits (seconds and counts); a server may be given other values
+    (``pidor serve`` flags). An "address" is the peer's IP address."""
 
     RECV_SIZE = 64 * 1024
     QUEUE_BYTES = 1024 * 1024  # bytes waiting for the writer; more drops the client
     WRITE_TIMEOUT = 10.0
-    HELLO_TIMEOUT = 10.0
+    HELLO_TIMEOUT = 10.0  # from connecting, not from the last byte (a slow sender gains nothing)
     IDLE_TIMEOUT = 600.0
+    # Connections open at once, in all and from one address; more get ``server_full``.
+    MAX_CONNECTIONS = 1000
+    MAX_PER_ADDRESS = 64
+    # The lobby, per address: tables open at once (a table counts for its creator's
+    # address), tables created and new players (hello without token) a minute, in
+    # bursts of as many.
+    MAX_TABLES_PER_ADDRESS = 8
+    TABLES_PER_MINUTE = 10
+    PLAYERS_PER_MINUTE = 30
+    # A player who never took a seat is forgotten once their token is unused this long;
+    # the server looks at start and then every PLAYER_GC_INTERVAL.
+    PLAYER_TTL = 86400.0
+    PLAYER_GC_INTERVAL = 3600.0
 
 
 class Connection:
-    def __init__(self, server: "Server", stream: trio.abc.Stream, peer: str) -> None:
+    def __init__(self, server: "Server", stream: trio.abc.Stream, peer: str, address: str) -> None:
         self.server = server
         self.stream = stream
-        self.peer = peer
+        self.peer = peer  # "address:port", for logs
+        self.address = address  # the peer's IP address: what per-address limits count
         self.limits = server.limits
         self.player: int | None = None
         self.name = ""
@@ -138,7 +154,8 @@ class Connection:
     async def _reader(self) -> None:
         decoder = wire.Decoder()
         limits = self.limits
-        # One cancel scope for the whole loop; its deadline moves after every read.
+        # One cancel scope for the whole loop. Until hello its deadline stays where it was
+        # set at connecting; after hello it moves after every read.
         with trio.CancelScope(deadline=trio.current_time() + limits.HELLO_TIMEOUT) as idle:
             try:
                 while not self._closing:
@@ -149,9 +166,7 @@ class Connection:
                         if msg is None:
                             break
                         self._dispatch(msg)
-                    if self.player is None:
-                        idle.deadline = trio.current_time() + limits.HELLO_TIMEOUT
-                    else:
+                    if self.player is not None:
                         # Moving a deadline costs; a second of slack on a 600 s one is fine.
                         due = trio.current_time() + limits.IDLE_TIMEOUT
                         if due - idle.deadline > 1.0:
@@ -164,7 +179,7 @@ class Connection:
                 pass
         if idle.cancelled_caught:
             if self.player is None:
-                self.fatal("hello_timeout", f"no hello within {limits.HELLO_TIMEOUT:g} s")
+                self.fatal("hello_timeout", f"no hello within {limits.HELLO_TIMEOUT:g} s of connecting")
             else:
                 self.fatal("idle_timeout", f"nothing received for {limits.IDLE_TIMEOUT:g} s")
 
