@@ -2,7 +2,10 @@
 
 * The reader bounds every read (``RECV_SIZE``), feeds :class:`pidor.wire.Decoder`, and
   dispatches each message: ``hello`` and lobby requests at once, table requests to the
-  table's task. A protocol violation gets one ``error`` frame and the connection closes.
+  table's task. A connection handles its requests one at a time: after handing one to a
+  table, the reader waits until the table has answered it before it dispatches the next,
+  so replies come in the order of the requests (PROTOCOL.md section 2). A protocol
+  violation gets one ``error`` frame and the connection closes.
   The peer has ``HELLO_TIMEOUT`` seconds from connecting to say ``hello`` (however much
   else it sends meanwhile); after it, silence longer than ``IDLE_TIMEOUT`` closes the
   connection (clients ``ping``).
@@ -73,6 +76,7 @@ class Connection:
         self.queued = 0
         self._scope: trio.CancelScope | None = None
         self._writer_done = trio.Event()
+        self._answered: trio.Event | None = None  # the table request waiting for its answer
         # A TCP stream's descriptor, for writes that need not wait (see send_frames).
         sock = getattr(stream, "socket", None)
         self._fd = sock.fileno() if sock is not None else None
@@ -126,6 +130,18 @@ class Connection:
         if self._scope is not None:
             self._scope.cancel()
 
+    # --- table requests (answered in the table's task) ------------------------------
+
+    def wait_for_table(self) -> None:
+        """A request of this connection is in a table's inbox (``TableRunner.submit``):
+        the reader dispatches nothing more until ``table_answered``."""
+        self._answered = trio.Event()
+
+    def table_answered(self) -> None:
+        """The table's task has handled the request (its reply is handed over by the time
+        the reader runs again: the task flushes before it yields)."""
+        self._answered.set()
+
     # --- the tasks -------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -166,6 +182,9 @@ class Connection:
                         if msg is None:
                             break
                         self._dispatch(msg)
+                        if self._answered is not None:
+                            await self._answered.wait()
+                            self._answered = None
                     if self.player is not None:
                         # Moving a deadline costs; a second of slack on a 600 s one is fine.
                         due = trio.current_time() + limits.IDLE_TIMEOUT
