@@ -194,9 +194,14 @@ async def bench(args) -> dict:
     data = tempfile.mkdtemp(prefix="pidor-bench-")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     runner = ["-m", "cProfile", "-o", args.profile] if args.profile else []
+    seats = args.tables * args.players
+    # Every seat connects from 127.0.0.1: lift the per-address limits (flood protection).
+    limits = ["--max-connections", str(seats + 100), "--max-per-address", str(seats + 100),
+              "--max-tables-per-address", str(args.tables), "--tables-per-minute", str(args.tables),
+              "--players-per-minute", str(seats)]
     proc = subprocess.Popen(
         [sys.executable, *runner, "-m", "pidor.cli", "serve", "--port", str(args.port),
-         "--data", data, "--log-level", "warning"],
+         "--data", data, "--log-level", "warning", *limits],
         env=env, stderr=subprocess.PIPE, text=True)
     try:
         port = args.port
