@@ -302,7 +302,10 @@ async def test_server_forgets_idle_players_at_start_and_then_periodically(autoju
     server = Server(store, limits=PatientLimits)
     async with trio.open_nursery() as nursery:
         port = await nursery.start(server.run, "127.0.0.1", 0)
-        ids = lambda: {r[0] for r in store.db.execute("SELECT id FROM players")}  # noqa: E731
+
+        def ids():
+            return {r[0] for r in store.db.execute("SELECT id FROM players")}
+
         await until(lambda: gone_at_start not in ids())
         assert later in ids()
         sitter = await seated_client(port, "sitter", options={"game": "pidor", "players": 2, "bots": 1})

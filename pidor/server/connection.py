@@ -2,10 +2,10 @@
 
 * The reader bounds every read (``RECV_SIZE``), feeds :class:`pidor.wire.Decoder`, and
   dispatches each message: ``hello`` and lobby requests at once, table requests to the
-  table's task. A connection handles its requests one at a time: after handing one to a
-  table, the reader waits until the table has answered it before it dispatches the next,
-  so replies come in the order of the requests (PROTOCOL.md section 2). A protocol
-  violation gets one ``error`` frame and the connection closes.
+  table's task. A connection handles its requests one at a time: once it has handed one
+  to a table, the reader dispatches nothing more (it may read on) until the table has
+  answered it, so replies come in the order of the requests (PROTOCOL.md section 2). A
+  protocol violation gets one ``error`` frame and the connection closes.
   The peer has ``HELLO_TIMEOUT`` seconds from connecting to say ``hello`` (however much
   else it sends meanwhile); after it, silence longer than ``IDLE_TIMEOUT`` closes the
   connection (clients ``ping``).
@@ -142,6 +142,15 @@ class Connection:
         the reader runs again: the task flushes before it yields)."""
         self._answered.set()
 
+    async def _table_answer(self) -> None:
+        """Wait, if need be, until the table has answered this connection's last request.
+        Called before the next message is dispatched, not right after the request: one
+        request a read, the usual case, then costs no extra task switch."""
+        if self._answered is not None:
+            if not self._answered.is_set():
+                await self._answered.wait()
+            self._answered = None
+
     # --- the tasks -------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -181,18 +190,20 @@ class Connection:
                         msg = decoder.next_message()
                         if msg is None:
                             break
+                        await self._table_answer()
+                        if self._closing:
+                            break
                         self._dispatch(msg)
-                        if self._answered is not None:
-                            await self._answered.wait()
-                            self._answered = None
                     if self.player is not None:
                         # Moving a deadline costs; a second of slack on a 600 s one is fine.
                         due = trio.current_time() + limits.IDLE_TIMEOUT
                         if due - idle.deadline > 1.0:
                             idle.deadline = due
                     if not data:
+                        await self._table_answer()  # (a half-closed peer gets it)
                         return
             except wire.RemoteProtocolError as e:
+                await self._table_answer()  # the replies to earlier requests come first
                 self.fatal(e.code, e.message)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
