@@ -152,9 +152,9 @@ def read_frame(sock: socket.socket) -> dict:
     return msgpack.unpackb(buf[4:4 + int.from_bytes(buf[:4], "big")])
 
 
-def test_serve_flags_set_the_caps(tmp_path):
+def test_serve_flags_set_the_limits(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "pidor.cli", "serve", "--port", "0", "--data", str(tmp_path),
-                             "--max-per-address", "1", "--players-per-minute", "1"],
+                             "--max-per-address", "2", "--players-per-minute", "1"],
                             stderr=subprocess.PIPE, text=True)
     try:
         port = None
@@ -164,17 +164,18 @@ def test_serve_flags_set_the_caps(tmp_path):
                 port = int(m.group(1))
                 break
         assert port
-        first = socket.create_connection(("127.0.0.1", port), timeout=10)
-        hello = {"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "x", "id": 1}
-        first.sendall(wire.encode(hello))
-        assert read_frame(first)["type"] == "welcome"
-        first.sendall(wire.encode(hello))
-        second = socket.create_connection(("127.0.0.1", port), timeout=10)
-        r = read_frame(second)
-        assert r["code"] == "server_full" and r["fatal"] is True
-        assert second.recv(1) == b""  # closed
-        first.close()
-        second.close()
+        hello = wire.encode({"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "x", "id": 1})
+        socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]
+        socks[0].sendall(hello)
+        assert read_frame(socks[0])["type"] == "welcome"
+        socks[1].sendall(hello)
+        assert read_frame(socks[1])["code"] == "rate_limited"  # one new player a minute
+        third = socket.create_connection(("127.0.0.1", port), timeout=10)
+        r = read_frame(third)
+        assert r["code"] == "server_full" and r["fatal"] is True  # two connections an address
+        assert third.recv(1) == b""  # closed
+        for s in socks + [third]:
+            s.close()
     finally:
         proc.terminate()
         proc.wait(timeout=20)
