@@ -76,7 +76,8 @@ class Connection:
         self.queued = 0
         self._scope: trio.CancelScope | None = None
         self._writer_done = trio.Event()
-        self._answered: trio.Event | None = None  # the table request waiting for its answer
+        self._unanswered = False  # a request of ours waits in a table's inbox
+        self._answered: trio.Event | None = None  # the reader waits for that answer
         # A TCP stream's descriptor, for writes that need not wait (see send_frames).
         sock = getattr(stream, "socket", None)
         self._fd = sock.fileno() if sock is not None else None
@@ -135,20 +136,22 @@ class Connection:
     def wait_for_table(self) -> None:
         """A request of this connection is in a table's inbox (``TableRunner.submit``):
         the reader dispatches nothing more until ``table_answered``."""
-        self._answered = trio.Event()
+        self._unanswered = True
 
     def table_answered(self) -> None:
         """The table's task has handled the request (its reply is handed over by the time
         the reader runs again: the task flushes before it yields)."""
-        self._answered.set()
+        self._unanswered = False
+        if self._answered is not None:
+            self._answered.set()
 
     async def _table_answer(self) -> None:
         """Wait, if need be, until the table has answered this connection's last request.
-        Called before the next message is dispatched, not right after the request: one
-        request a read, the usual case, then costs no extra task switch."""
-        if self._answered is not None:
-            if not self._answered.is_set():
-                await self._answered.wait()
+        Called before the next message is dispatched, not right after the request: with
+        one request a read, the usual case, the answer is in by then and nothing waits."""
+        if self._unanswered:
+            self._answered = trio.Event()
+            await self._answered.wait()
             self._answered = None
 
     # --- the tasks -------------------------------------------------------------------
