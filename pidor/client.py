@@ -531,14 +531,12 @@ class Client:
     def ping(self) -> dict:
         return self.request("ping")
 
-    def list_tables(self, game: str | None = None, open: bool | None = None) -> dict:
-        """``{"tables": [TABLE, ...], "total": n}``"""
-        fields = {}
-        if game is not None:
-            fields["game"] = game
-        if open is not None:
-            fields["open"] = open
-        return self.request("list", **fields)
+    def list_tables(self, game: str | None = None, open: bool | None = None, after: int | None = None,
+                    limit: int | None = None) -> dict:
+        """One page: ``{"tables": [TABLE, ...], "total": n, "next": id or None}``; pass
+        ``next`` as ``after`` for the next page."""
+        given = {"game": game, "open": open, "after": after, "limit": limit}
+        return self.request("list", **{k: v for k, v in given.items() if v is not None})
 
     def rules(self, game: str | None = None) -> list[dict]:
         """Every rule id with its texts (§4 ``rules``), of one game if given."""

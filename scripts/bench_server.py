@@ -35,7 +35,9 @@ from server_load import (Stats, cpu_seconds, free_port, latency_ms, rss_kib, run
 async def bench(args) -> dict:
     data = tempfile.mkdtemp(prefix="pidor-bench-")
     runner = ["-m", "cProfile", "-o", args.profile] if args.profile else []
-    proc = start_server(args.port, data, stderr=subprocess.PIPE, runner=runner)
+    seats = args.tables * args.players  # one connection each: lift the global cap to fit
+    proc = start_server(args.port, data, stderr=subprocess.PIPE, runner=runner,
+                        extra=["--max-connections", str(seats + 100)])
     try:
         port = args.port
         if not await wait_listening(proc, port):

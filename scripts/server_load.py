@@ -54,13 +54,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, data: str, *, stderr, runner: list[str] | tuple = ()) -> subprocess.Popen:
+def start_server(port: int, data: str, *, stderr, runner: list[str] | tuple = (),
+                 extra: list[str] | tuple = ()) -> subprocess.Popen:
     """``pidor serve`` on 127.0.0.1:``port`` with its store and logs in ``data``, warnings
-    and worse to ``stderr``; ``runner``: arguments before ``-m`` (a profiler)."""
+    and worse to ``stderr``; ``runner``: arguments before ``-m`` (a profiler); ``extra``:
+    more ``serve`` options."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen(
         [sys.executable, *runner, "-m", "pidor.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--data", data, "--log-level", "warning"],
+         "--data", data, "--log-level", "warning", *extra],
         env=env, stderr=stderr, text=True)
 
 

@@ -165,10 +165,11 @@ async def test_every_hostile_behaviour_runs_and_meets_the_framing_errors(autojum
         tallies = await hostile.hostile_mix(port, len(hostile.BEHAVIOURS), 20.0, seed=7)
     assert set(tallies) == set(hostile.BEHAVIOURS)
     assert all(t["runs"] >= 1 for t in tallies.values()), tallies
-    # Refused at the framing layer, whatever else the server learns to refuse.
-    assert set(tallies["oversized"]["codes"]) <= {"frame_too_large", "too_large"}
-    assert sum(tallies["oversized"]["codes"].values()) >= 1
-    assert set(tallies["deep"]["codes"]) == {"too_deep"}
+    # Refused at the framing layer (or, past the per-address cap, at the door).
+    door = {"server_full", "rate_limited"}
+    assert set(tallies["oversized"]["codes"]) - door <= {"frame_too_large", "too_large"}
+    assert tallies["oversized"]["codes"].get("frame_too_large", 0) + tallies["oversized"]["codes"].get("too_large", 0) >= 1
+    assert set(tallies["deep"]["codes"]) - door == {"too_deep"}
     assert "hello_timeout" in tallies["idle"]["codes"]
 
 

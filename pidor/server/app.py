@@ -18,12 +18,21 @@ table, the game number and its log; the default drops them. ``audit(table, seat,
 hidden)`` is a test hook called with every frame queued for a seat and the card codes it
 must not contain. ``seed_source(n)`` gives the random bytes of deals (the committed server
 seeds) and bots (default ``os.urandom``).
+
+The server accepts connections itself (not ``trio.serve_listeners``) so that running out of
+descriptors or memory (``EMFILE`` ...) is one warning and a back-off rather than a traceback
+every 0.1 s, and so that connections beyond ``Limits.MAX_CONNECTIONS`` in all or
+``Limits.MAX_PER_ADDRESS`` from one address are told ``server_full`` and closed.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
+import sqlite3
+import time
+from collections import Counter
 from pathlib import Path
 from typing import Callable
 
@@ -39,6 +48,11 @@ __all__ = ["Server"]
 log = logging.getLogger("pidor.server")
 
 LogSink = Callable[[dict, list], None]
+
+#: ``accept`` errors that pass once descriptors or memory are freed: wait and retry.
+ACCEPT_RETRY = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+#: The first and the longest wait after such an error (the wait doubles in between).
+ACCEPT_BACKOFF = (0.1, 1.0)
 
 
 def _no_log(record: dict, events: list) -> None:
@@ -64,6 +78,7 @@ class Server:
         self.seed_source = seed_source
         self.lobby = Lobby(self)
         self.connections: set[Connection] = set()
+        self.per_address: Counter[str] = Counter()  # open connections by peer address
         self._nursery: trio.Nursery | None = None
         self._listen_scope: trio.CancelScope | None = None
         closed = store.close_open_tables()
@@ -96,30 +111,98 @@ class Server:
 
     async def run(self, host: str = "127.0.0.1", port: int = 7777, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until cancelled; ``task_status.started(port)`` reports the port."""
+        listeners = await trio.open_tcp_listeners(port, host=host)
+        bound = listeners[0].socket.getsockname()[1]
+        log.info("listening on %s:%s (protocol %s)", host, bound, PROTOCOL_VERSION)
+        await self.serve(listeners, task_status=task_status, started=bound)
+
+    async def serve(self, listeners: list[trio.abc.Listener], *, task_status=trio.TASK_STATUS_IGNORED,
+                    started=None) -> None:
+        """Serve connections from ``listeners`` until cancelled (``run`` gives TCP ones;
+        tests may give their own); ``task_status.started(started)``."""
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
-            listeners = await trio.open_tcp_listeners(port, host=host)
-            bound = listeners[0].socket.getsockname()[1]
             self._listen_scope = trio.CancelScope()
-            nursery.start_soon(self._serve, listeners)
-            log.info("listening on %s:%s (protocol %s)", host, bound, PROTOCOL_VERSION)
-            task_status.started(bound)
+            nursery.start_soon(self._listen, listeners)
+            nursery.start_soon(self._forget_players)
+            task_status.started(started)
 
-    async def _serve(self, listeners) -> None:
-        with self._listen_scope:
-            await trio.serve_listeners(self._handle, listeners, handler_nursery=self._nursery)
+    async def _listen(self, listeners: list[trio.abc.Listener]) -> None:
+        with self._listen_scope:  # shutdown cancels it: no new connections
+            async with trio.open_nursery() as nursery:
+                for listener in listeners:
+                    nursery.start_soon(self._accept, listener)
 
-    async def _handle(self, stream: trio.SocketStream) -> None:
+    async def _accept(self, listener: trio.abc.Listener) -> None:
+        """Accept connections, each served by a task in the server's nursery. Out of
+        descriptors or memory, wait (0.1 s, doubling to 1 s) and try again: one warning
+        when it starts, one line when it is over, whatever it lasts."""
+        wait = None
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as e:
+                    if e.errno not in ACCEPT_RETRY:
+                        raise
+                    if wait is None:
+                        log.warning("cannot accept connections: %s; retrying every %g..%g s until it passes",
+                                    os.strerror(e.errno), *ACCEPT_BACKOFF)
+                        wait = ACCEPT_BACKOFF[0]
+                    else:
+                        wait = min(2 * wait, ACCEPT_BACKOFF[1])
+                    await trio.sleep(wait)
+                    continue
+                if wait is not None:
+                    log.info("accepting connections again")
+                    wait = None
+                self._nursery.start_soon(self._handle, stream)
+
+    async def _forget_players(self) -> None:
+        """Forget the players who never sat and have not used their token for
+        ``PLAYER_TTL`` (hellos without token would otherwise grow the store without
+        bound): now, then every ``PLAYER_GC_INTERVAL``. A store error is logged; the
+        next round tries again."""
+        limits = self.limits
+        while True:
+            try:
+                n = self.store.forget_players(time.time() - limits.PLAYER_TTL, keep=self.lobby.online)
+            except sqlite3.Error as e:
+                log.error("cannot forget idle players: %s", e)
+            else:
+                if n:
+                    log.info("forgot %d players who never sat and were not seen for %g s", n, limits.PLAYER_TTL)
+            await trio.sleep(limits.PLAYER_GC_INTERVAL)
+
+    async def _handle(self, stream: trio.abc.Stream) -> None:
         try:
-            peer = "%s:%s" % stream.socket.getpeername()[:2]
-        except OSError:
-            peer = "?"
-        conn = Connection(self, stream, peer)
+            address, port = stream.socket.getpeername()[:2]
+        except (AttributeError, OSError):  # not a socket (tests), or the peer is gone
+            address, port = "?", "?"
+        conn = Connection(self, stream, f"{address}:{port}", address)
+        full = self._full(address)
+        if full:
+            conn.fatal("server_full", full)
+            await conn.run()
+            return
         self.connections.add(conn)
+        self.per_address[address] += 1
         try:
             await conn.run()
         finally:
             self.connections.discard(conn)
+            self.per_address[address] -= 1
+            if not self.per_address[address]:
+                del self.per_address[address]
+
+    def _full(self, address: str) -> str | None:
+        """Why a new connection from ``address`` is refused, or ``None``."""
+        limits = self.limits
+        if len(self.connections) >= limits.MAX_CONNECTIONS:
+            return f"the server holds its maximum of {limits.MAX_CONNECTIONS} connections; try later"
+        if self.per_address[address] >= limits.MAX_PER_ADDRESS:
+            return f"{limits.MAX_PER_ADDRESS} connections from your address are open, the most allowed; close one"
+        return None
 
     async def shutdown(self, grace: float = 1.0) -> None:
         """Stop listening, tell every client, close the tables, then stop everything."""

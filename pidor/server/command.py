@@ -11,15 +11,16 @@ from pathlib import Path
 import click
 import trio
 
+from .connection import Limits
 from .store import Store, default_data_dir
 
 log = logging.getLogger("pidor.server")
 
 
-async def _main(host: str, port: int, store: Store, logs: Path) -> None:
+async def _main(host: str, port: int, store: Store, logs: Path, limits: Limits) -> None:
     from .app import Server
 
-    server = Server(store, logs=logs)
+    server = Server(store, logs=logs, limits=limits)
     # Fewer, later cyclic GC passes: the server allocates many short-lived objects and a
     # full collection is a pause every table waits through (p99 latency).
     gc.freeze()
@@ -43,8 +44,24 @@ async def _main(host: str, port: int, store: Store, logs: Path) -> None:
                    "[default: $PIDOR_DATA or ~/.local/share/pidor].")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["debug", "info", "warning", "error"]), help="Log level (to stderr).")
-def serve(host: str, port: int, data: str | None, log_level: str) -> None:
-    """Run the match server: msgpack frames over TCP (protocol/PROTOCOL.md)."""
+@click.option("--max-connections", type=click.IntRange(1), default=Limits.MAX_CONNECTIONS, show_default=True,
+              help="Connections open at once; one more is told server_full and closed. "
+                   "Keep it under the open-file limit (ulimit -n), which the tables' logs share.")
+@click.option("--max-per-address", type=click.IntRange(1), default=Limits.MAX_PER_ADDRESS, show_default=True,
+              help="Connections open at once from one IP address (beyond: server_full).")
+@click.option("--max-tables-per-address", type=click.IntRange(1), default=Limits.MAX_TABLES_PER_ADDRESS,
+              show_default=True, help="Open tables created from one IP address (beyond: create gets server_full).")
+@click.option("--tables-per-minute", type=click.IntRange(1), default=Limits.TABLES_PER_MINUTE, show_default=True,
+              help="Tables one IP address may create a minute, in bursts of as many (beyond: rate_limited).")
+@click.option("--players-per-minute", type=click.IntRange(1), default=Limits.PLAYERS_PER_MINUTE, show_default=True,
+              help="New players (hello without token) one IP address may get a minute, in bursts of as many "
+                   "(beyond: rate_limited).")
+def serve(host: str, port: int, data: str | None, log_level: str, max_connections: int, max_per_address: int,
+          max_tables_per_address: int, tables_per_minute: int, players_per_minute: int) -> None:
+    """Run the match server: msgpack frames over TCP (protocol/PROTOCOL.md).
+
+    The limits protect the server from floods; a host that runs many clients from one
+    address (a tournament runner, a benchmark) raises the per-address ones."""
     logging.basicConfig(stream=sys.stderr, level=log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data_dir = data or str(default_data_dir())
@@ -55,8 +72,12 @@ def serve(host: str, port: int, data: str | None, log_level: str) -> None:
     except OSError as e:
         raise click.ClickException(f"cannot create the game log directory {logs}: {e.strerror or e}") from None
     log.info("data in %s, game logs in %s", data_dir, logs)
+    limits = Limits()
+    limits.MAX_CONNECTIONS, limits.MAX_PER_ADDRESS = max_connections, max_per_address
+    limits.MAX_TABLES_PER_ADDRESS, limits.TABLES_PER_MINUTE = max_tables_per_address, tables_per_minute
+    limits.PLAYERS_PER_MINUTE = players_per_minute
     try:
-        trio.run(_main, host, port, store, logs)
+        trio.run(_main, host, port, store, logs, limits)
     except BaseExceptionGroup as group:
         oserror = group.subgroup(OSError)
         if oserror is None:

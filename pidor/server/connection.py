@@ -2,9 +2,13 @@
 
 * The reader bounds every read (``RECV_SIZE``), feeds :class:`pidor.wire.Decoder`, and
   dispatches each message: ``hello`` and lobby requests at once, table requests to the
-  table's task. A protocol violation gets one ``error`` frame and the connection closes.
-  Before ``hello`` the peer has ``HELLO_TIMEOUT`` seconds; after it, silence longer than
-  ``IDLE_TIMEOUT`` closes the connection (clients ``ping``).
+  table's task. A connection handles its requests one at a time: once it has handed one
+  to a table, the reader dispatches nothing more (it may read on) until the table has
+  answered it, so replies come in the order of the requests (PROTOCOL.md section 2). A
+  protocol violation gets one ``error`` frame and the connection closes.
+  The peer has ``HELLO_TIMEOUT`` seconds from connecting to say ``hello`` (however much
+  else it sends meanwhile); after it, silence longer than ``IDLE_TIMEOUT`` closes the
+  connection (clients ``ping``).
 * Frames go straight to the socket while nothing is queued and the kernel takes them
   (a non-blocking write; no task switch). Otherwise they wait in a queue bounded to
   ``QUEUE_BYTES`` that the writer task drains, each write within ``WRITE_TIMEOUT``. A
@@ -33,20 +37,35 @@ log = logging.getLogger("pidor.server.connection")
 
 
 class Limits:
-    """Connection limits (seconds and counts); a server may be given other values."""
+    """The server's limits (seconds and counts); a server may be given other values
+    (``pidor serve`` flags). An "address" is the peer's IP address."""
 
     RECV_SIZE = 64 * 1024
     QUEUE_BYTES = 1024 * 1024  # bytes waiting for the writer; more drops the client
     WRITE_TIMEOUT = 10.0
-    HELLO_TIMEOUT = 10.0
+    HELLO_TIMEOUT = 10.0  # from connecting, not from the last byte (a slow sender gains nothing)
     IDLE_TIMEOUT = 600.0
+    # Connections open at once, in all and from one address; more get ``server_full``.
+    MAX_CONNECTIONS = 1000
+    MAX_PER_ADDRESS = 64
+    # The lobby, per address: tables open at once (a table counts for its creator's
+    # address), tables created and new players (hello without token) a minute, in
+    # bursts of as many.
+    MAX_TABLES_PER_ADDRESS = 8
+    TABLES_PER_MINUTE = 10
+    PLAYERS_PER_MINUTE = 30
+    # A player who never took a seat is forgotten once their token is unused this long;
+    # the server looks at start and then every PLAYER_GC_INTERVAL.
+    PLAYER_TTL = 86400.0
+    PLAYER_GC_INTERVAL = 3600.0
 
 
 class Connection:
-    def __init__(self, server: "Server", stream: trio.abc.Stream, peer: str) -> None:
+    def __init__(self, server: "Server", stream: trio.abc.Stream, peer: str, address: str) -> None:
         self.server = server
         self.stream = stream
-        self.peer = peer
+        self.peer = peer  # "address:port", for logs
+        self.address = address  # the peer's IP address: what per-address limits count
         self.limits = server.limits
         self.player: int | None = None
         self.name = ""
@@ -57,6 +76,8 @@ class Connection:
         self.queued = 0
         self._scope: trio.CancelScope | None = None
         self._writer_done = trio.Event()
+        self._unanswered = False  # a request of ours waits in a table's inbox
+        self._answered: trio.Event | None = None  # the reader waits for that answer
         # A TCP stream's descriptor, for writes that need not wait (see send_frames).
         sock = getattr(stream, "socket", None)
         self._fd = sock.fileno() if sock is not None else None
@@ -110,6 +131,29 @@ class Connection:
         if self._scope is not None:
             self._scope.cancel()
 
+    # --- table requests (answered in the table's task) ------------------------------
+
+    def wait_for_table(self) -> None:
+        """A request of this connection is in a table's inbox (``TableRunner.submit``):
+        the reader dispatches nothing more until ``table_answered``."""
+        self._unanswered = True
+
+    def table_answered(self) -> None:
+        """The table's task has handled the request (its reply is handed over by the time
+        the reader runs again: the task flushes before it yields)."""
+        self._unanswered = False
+        if self._answered is not None:
+            self._answered.set()
+
+    async def _table_answer(self) -> None:
+        """Wait, if need be, until the table has answered this connection's last request.
+        Called before the next message is dispatched, not right after the request: with
+        one request a read, the usual case, the answer is in by then and nothing waits."""
+        if self._unanswered:
+            self._answered = trio.Event()
+            await self._answered.wait()
+            self._answered = None
+
     # --- the tasks -------------------------------------------------------------------
 
     async def run(self) -> None:
@@ -138,7 +182,8 @@ class Connection:
     async def _reader(self) -> None:
         decoder = wire.Decoder()
         limits = self.limits
-        # One cancel scope for the whole loop; its deadline moves after every read.
+        # One cancel scope for the whole loop. Until hello its deadline stays where it was
+        # set at connecting; after hello it moves after every read.
         with trio.CancelScope(deadline=trio.current_time() + limits.HELLO_TIMEOUT) as idle:
             try:
                 while not self._closing:
@@ -148,23 +193,26 @@ class Connection:
                         msg = decoder.next_message()
                         if msg is None:
                             break
+                        await self._table_answer()
+                        if self._closing:
+                            break
                         self._dispatch(msg)
-                    if self.player is None:
-                        idle.deadline = trio.current_time() + limits.HELLO_TIMEOUT
-                    else:
+                    if self.player is not None:
                         # Moving a deadline costs; a second of slack on a 600 s one is fine.
                         due = trio.current_time() + limits.IDLE_TIMEOUT
                         if due - idle.deadline > 1.0:
                             idle.deadline = due
                     if not data:
+                        await self._table_answer()  # (a half-closed peer gets it)
                         return
             except wire.RemoteProtocolError as e:
+                await self._table_answer()  # the replies to earlier requests come first
                 self.fatal(e.code, e.message)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 pass
         if idle.cancelled_caught:
             if self.player is None:
-                self.fatal("hello_timeout", f"no hello within {limits.HELLO_TIMEOUT:g} s")
+                self.fatal("hello_timeout", f"no hello within {limits.HELLO_TIMEOUT:g} s of connecting")
             else:
                 self.fatal("idle_timeout", f"nothing received for {limits.IDLE_TIMEOUT:g} s")
 

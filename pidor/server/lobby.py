@@ -2,13 +2,23 @@
 
 Everything here runs synchronously in the calling connection's task (no awaits), so the
 maps stay consistent without locks. Requests about one table go to that table's task.
+
+One address (the peer's IP) may not fill the lobby (``Limits``): it holds at most
+``MAX_TABLES_PER_ADDRESS`` open tables (``server_full``), and creates at most
+``TABLES_PER_MINUTE`` tables and ``PLAYERS_PER_MINUTE`` new players a minute
+(``rate_limited``, with the wait in the message).
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import sqlite3
 import unicodedata
+from collections import Counter
 from typing import TYPE_CHECKING
+
+import trio
 
 from .. import __version__, wire
 from ..engine.rules import GAME_PREFIXES, rules_of
@@ -21,7 +31,7 @@ if TYPE_CHECKING:
     from .app import Server
     from .connection import Connection
 
-__all__ = ["Lobby", "MAX_TABLES", "LIST_MAX"]
+__all__ = ["Lobby", "Rate", "MAX_TABLES", "LIST_MAX"]
 
 log = logging.getLogger("pidor.server.lobby")
 
@@ -38,17 +48,55 @@ def _clean_name(raw: str) -> str:
     return name
 
 
+def _retry(wait: float) -> str:
+    return f"try again in {math.ceil(wait * 10) / 10:g} s"
+
+
+class Rate:
+    """At most ``per_minute`` events a minute for each key (an address), in bursts of as
+    many: a token bucket per key, refilled continuously. A bucket that has refilled is
+    the same as none, so those are dropped whenever the map has doubled."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.capacity = per_minute
+        self.refill = per_minute / 60.0  # tokens a second
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+        self._prune_at = 1024
+
+    def take(self, key: str, now: float) -> float:
+        """Take a token for ``key``: 0.0 if there was one, else the seconds until there is."""
+        tokens, then = self._buckets.get(key, (self.capacity, now))
+        tokens = min(self.capacity, tokens + (now - then) * self.refill)
+        if tokens < 1:
+            return (1 - tokens) / self.refill
+        self._buckets[key] = (tokens - 1, now)
+        if len(self._buckets) >= self._prune_at:
+            self._buckets = {k: (t, w) for k, (t, w) in self._buckets.items()
+                             if t + (now - w) * self.refill < self.capacity}
+            self._prune_at = max(1024, 2 * len(self._buckets))
+        return 0.0
+
+
 class Lobby:
     def __init__(self, server: "Server") -> None:
         self.server = server
-        self.tables: dict[int, TableRunner] = {}
+        self.tables: dict[int, TableRunner] = {}  # in order of creation, which is id order
         self.online: dict[int, "Connection"] = {}  # player -> their connection
         self.seated: dict[int, TableRunner] = {}  # player -> the table they sit at
+        limits = server.limits
+        self._creator: dict[int, str] = {}  # open table -> its creator's address
+        self._open_by: Counter[str] = Counter()  # address -> open tables it created
+        self._table_rate = Rate(limits.TABLES_PER_MINUTE)
+        self._player_rate = Rate(limits.PLAYERS_PER_MINUTE)
 
     # --- seats (called by table tasks) -----------------------------------------
 
     def seat(self, player: int, runner: TableRunner) -> None:
         self.seated[player] = runner
+        try:
+            self.server.store.player_seated(player)  # kept for good (Store.forget_players)
+        except sqlite3.Error as e:
+            log.error("cannot mark player %s as seated: %s", player, e)
 
     def unseat(self, player: int | None, runner: TableRunner) -> None:
         if player is not None and self.seated.get(player) is runner:
@@ -56,6 +104,11 @@ class Lobby:
 
     def table_closed(self, runner: TableRunner) -> None:
         self.tables.pop(runner.id, None)
+        address = self._creator.pop(runner.id, None)
+        if address is not None:
+            self._open_by[address] -= 1
+            if not self._open_by[address]:
+                del self._open_by[address]
         for player in [p for p, r in self.seated.items() if r is runner]:
             del self.seated[player]
             conn = self.online.get(player)
@@ -82,6 +135,10 @@ class Lobby:
                 raise RequestError("unknown_token", "no player has this token; say hello without one to get a new one")
             player = found[0]
         else:
+            wait = self._player_rate.take(conn.address, trio.current_time())
+            if wait:
+                raise RequestError("rate_limited", f"{self.server.limits.PLAYERS_PER_MINUTE} new players a minute "
+                                   f"may come from one address; {_retry(wait)}, or say hello with your token")
             player, issued = store.new_player(name)
         store.seen(player, name)
         old = self.online.get(player)
@@ -144,18 +201,34 @@ class Lobby:
             raise RequestError("busy", f"table {runner.id} is busy; try again") from None
 
     def _list(self, conn: "Connection", msg: dict, rid) -> None:
+        """The tables that match, by id, from after ``after``: ``limit`` of them (at most
+        ``LIST_MAX``). Only those are described; the others are only counted (``total``)."""
         game = field_str(msg, "game", optional=True, max_len=32)
         only_open = msg.get("open", False)
         if type(only_open) is not bool:
             only_open = field_bool(msg, "open")
-        out = []
-        for runner in self.tables.values():
+        after = field_int(msg, "after", optional=True)
+        limit = field_int(msg, "limit", optional=True)
+        if limit is None:
+            limit = LIST_MAX
+        elif not 1 <= limit <= LIST_MAX:
+            raise RequestError("bad_request", f"list.limit must be 1..{LIST_MAX}")
+        page: list[TableRunner] = []
+        total = 0
+        more = False
+        for runner in self.tables.values():  # in id order
             if runner.closed or (game is not None and runner.options["game"] != game):
                 continue
             if only_open and (runner.playing or all(s.kind != "vacant" for s in runner.seats)):
                 continue
-            out.append(runner.info())
-        conn.send({"type": "tables", "id": rid, "tables": out[:LIST_MAX], "total": len(out)})
+            total += 1
+            if after is None or runner.id > after:
+                if len(page) < limit:
+                    page.append(runner)
+                else:
+                    more = True
+        conn.send({"type": "tables", "id": rid, "tables": [r.info() for r in page], "total": total,
+                   "next": page[-1].id if more else None})
 
     def _create(self, conn: "Connection", msg: dict, rid) -> None:
         player = conn.player
@@ -163,13 +236,23 @@ class Lobby:
             raise RequestError("already_seated", f"you already sit at table {self.seated[player].id}; leave it first")
         if len(self.tables) >= MAX_TABLES:
             raise RequestError("server_full", f"the server holds {MAX_TABLES} tables; try later")
+        limits = self.server.limits
+        if self._open_by[conn.address] >= limits.MAX_TABLES_PER_ADDRESS:
+            raise RequestError("server_full", f"{limits.MAX_TABLES_PER_ADDRESS} tables created from your address "
+                               "are open, the most allowed; join one, or create when one has closed")
         try:
             options, bots = server_options(msg.get("options"))
         except (ValueError, TypeError) as e:
             raise RequestError("bad_options", str(e)) from None
+        wait = self._table_rate.take(conn.address, trio.current_time())
+        if wait:
+            raise RequestError("rate_limited", f"{limits.TABLES_PER_MINUTE} tables a minute may be created from "
+                               f"one address; {_retry(wait)}")
         table_id = self.server.store.new_table(options["game"], options, player)
         runner = TableRunner(self.server, table_id, options, bots)
         self.tables[table_id] = runner
+        self._creator[table_id] = conn.address
+        self._open_by[conn.address] += 1
         self.seat(player, runner)  # at once: a pipelined "start" must find the table
         self.server.spawn(runner.run)
         log.info("table %s created by player %s: %s", table_id, player, options)

@@ -38,7 +38,8 @@ ERRORS = {
     "seats_empty": "a game starts only when every seat is taken",
     "not_host": "only the host starts a game",
     "busy": "the table is flooded with requests; try again",
-    "server_full": "the server holds as many tables as it may",
+    "server_full": "the server holds as many connections or tables as it may (in all or from your address)",
+    "rate_limited": "your address made too many of these lately (tables, new players); retry after the wait named",
     "bad_seed": "T10: a seat seed is bin or hex of at most 64 bytes",
     # from the rules (the table layer): the request changed nothing
     "invalid_action": "the action is malformed (unknown type, missing or mistyped fields)",

@@ -101,11 +101,17 @@ class TableRunner(Drive):
     # ------------------------------------------------------------------ outside
 
     def submit(self, item: tuple) -> None:
-        """Queue ``(op, conn, player, message)`` for the table task; raises ``Busy``."""
+        """Queue ``(op, conn, player, message)`` for the table task; raises ``Busy``.
+        After a ``request`` its connection waits until the task has answered it
+        (``Connection.wait_for_table``): replies keep the order of requests, and one
+        connection has at most one request in a table's inbox. ``away``/``back`` need
+        no answer."""
         try:
             self._inbox_send.send_nowait(item)
         except trio.WouldBlock:
             raise Busy from None
+        if item[0] == "request":
+            item[1].wait_for_table()
 
     @property
     def playing(self) -> bool:
@@ -143,6 +149,10 @@ class TableRunner(Drive):
                     with trio.move_on_at(math.inf if deadline is None else deadline):
                         item = await self._inbox.receive()
                         self._handle(item)
+                # From the first _handle to the flush there is no await: a connection
+                # whose request _handle answered (Connection.table_answered) runs again
+                # only once its reply and the frames before it are handed over, so its
+                # next request's reply cannot overtake them. Keep it so.
                 while not self.closed:
                     try:
                         item = self._inbox.receive_nowait()
@@ -163,10 +173,24 @@ class TableRunner(Drive):
             if not self.closed and self.close_reason == "empty":
                 self.close_reason = "shutdown"  # cancelled: the server is stopping
             self.closed = True
+            self._refuse_queued()
             if self._game_open:  # a game cut off: its log ends as aborted
                 self._game_open = False
                 self.game_log.abort(self.close_reason)
             self.server.lobby.table_closed(self)
+
+    def _refuse_queued(self) -> None:
+        """The table has closed: each request still in the inbox gets ``no_table`` (its
+        connection waits for an answer before it reads on)."""
+        while True:
+            try:
+                op, conn, player, msg = self._inbox.receive_nowait()
+            except trio.WouldBlock:
+                break
+            if op == "request":
+                self._error(conn, msg.get("id"), "no_table", f"table {self.id} has closed")
+                conn.table_answered()
+        self._flush()
 
     def _next_deadline(self) -> float | None:
         t = self.table
@@ -326,6 +350,8 @@ class TableRunner(Drive):
                 seat = self.seat_of(player)
                 if seat is not None:
                     seat.turn_seq = None  # any refused request: the "turn" comes again
+            finally:
+                conn.table_answered()  # (a failing table too: its connection reads on)
         elif op == "away":
             self._away(conn, player)
         elif op == "back":

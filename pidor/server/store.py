@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS players (
     name TEXT NOT NULL,
     token_hash BLOB NOT NULL UNIQUE,
     created REAL NOT NULL,
-    seen REAL NOT NULL
+    seen REAL NOT NULL,
+    seated INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS tables (
     id INTEGER PRIMARY KEY,
@@ -87,6 +88,10 @@ class Store:
         for column in GAME_COLUMNS:
             if column not in have:
                 self.db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+        if "seated" not in {row[1] for row in self.db.execute("PRAGMA table_info(players)")}:
+            # Whether the players of an older database ever sat is not known: keep them.
+            self.db.execute("ALTER TABLE players ADD COLUMN seated INTEGER NOT NULL DEFAULT 0")
+            self.db.execute("UPDATE players SET seated = 1")
 
     @classmethod
     def in_dir(cls, data_dir: str | os.PathLike) -> "Store":
@@ -167,3 +172,18 @@ class Store:
         if r is None:
             return None
         return {"id": r[0], "game": r[1], "options": json.loads(r[2]), "host": r[3], "created": r[4], "closed": r[5]}
+
+    # --- forgetting players who never played (Limits.PLAYER_TTL) -------------------
+
+    def player_seated(self, player: int) -> None:
+        """The player took a seat: from now on the store keeps them for good."""
+        self.db.execute("UPDATE players SET seated = 1 WHERE id = ? AND seated = 0", (player,))
+
+    def forget_players(self, unseen_since: float, keep=()) -> int:
+        """Delete the players who never took a seat and whose token was last used (their
+        last ``hello``) before ``unseen_since`` (a ``time.time()``), except the ids in
+        ``keep`` (those online); returns how many. Nothing refers to them: a player who
+        created a table sat at it."""
+        return self.db.execute(
+            "DELETE FROM players WHERE seated = 0 AND seen < ? AND id NOT IN (SELECT value FROM json_each(?))",
+            (unseen_since, json.dumps(list(keep)))).rowcount
