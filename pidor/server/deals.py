@@ -16,7 +16,8 @@ At the end the footer reveals the server seed, and the ``results`` event carries
 reveal (:meth:`GameLog.reveal`) so a client can check its deal. A game cut off (shutdown,
 every human gone, a server error) closes its log as aborted. A log that cannot be written
 (a full disk) is reported once at error level and in the games index; the game goes on,
-and the file stays an unfinished log up to its last whole record.
+and the file stays an unfinished log up to its last whole record. No write failure (log
+or index) raises out of a :class:`GameLog`: the table goes on.
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class GameLog:
 
     def begin(self, server_seed: bytes, bot_seed: bytes, standin_seed: bytes) -> None:
         """The recorder in front of the runner's table (it writes the header at
-        ``rec.start``) and the game's row in the index."""
+        ``rec.start``) and the game's row in the index (``None`` if it could not be written)."""
         runner = self.runner
         self.rec = Recorder(
             runner.table, self.file, seats=header_seats(runner, bot_seed), server_seed=server_seed,
@@ -112,10 +113,7 @@ class GameLog:
         """The Recorder's ``on_error``: once per game; it stops writing, the game goes on."""
         log.error("table %s, game %s: %s; the game goes on, its log stays unfinished",
                   self.runner.id, self.number, error)
-        try:
-            self.runner.server.store.log_failed(self.row, str(error))
-        except Exception:  # the index is secondary; the table must go on
-            log.exception("table %s: cannot note the log failure in the games index", self.runner.id)
+        self.runner.server.store.log_failed(self.row, str(error))
 
     def _close(self, aborted: str | None = None) -> None:
         """The footer, then the file (a recorder does not close a file it was handed)."""
@@ -145,10 +143,7 @@ class GameLog:
             self._close(aborted=reason)
         except Exception:
             log.exception("table %s, game %s: cannot close the log", self.runner.id, self.number)
-        try:
-            self.runner.server.store.game_aborted(self.row, reason)
-        except Exception:
-            log.exception("table %s, game %s: cannot mark the game aborted", self.runner.id, self.number)
+        self.runner.server.store.game_aborted(self.row, reason)
 
 
 def commitment_hex(server_seed: bytes) -> str:

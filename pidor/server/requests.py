@@ -40,6 +40,7 @@ ERRORS = {
     "busy": "the table is flooded with requests; try again",
     "server_full": "the server holds as many tables as it may",
     "bad_seed": "T10: a seat seed is bin or hex of at most 64 bytes",
+    "unavailable": "the server cannot store this now (its disk is full?); try later",
     "no_log": "the server cannot write this game's log; the game was not started",
     # from the rules (the table layer): the request changed nothing
     "invalid_action": "the action is malformed (unknown type, missing or mistyped fields)",
