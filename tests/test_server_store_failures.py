@@ -2,23 +2,29 @@
 its request and the server goes on; games a crash left open are closed at the next start;
 a game whose log cannot be created is not started (``no_log``). No filesystem is mounted:
 the failures are injected where the server meets the disk (the SQLite connection, the
-log file)."""
+log file), or made real in a child process (``RLIMIT_FSIZE``, a path that is a file)."""
 
 from __future__ import annotations
 
 import errno
 import logging
+import os
+import resource
 import sqlite3
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 import trio
+from click.testing import CliRunner
 from server_helpers import is_event, play_until, seated_client, serve
 
 from pidor.gamelog.format import read_log
 from pidor.gamelog.verify import verify
-from pidor.server import deals
+from pidor.server import command, deals
 from pidor.server.app import Server
 from pidor.server.store import Store, StoreError
 from pidor.server.testing import connect
@@ -251,3 +257,77 @@ async def test_a_game_that_cannot_be_logged_is_not_started(tmp_path, autojump_cl
             assert row["commitment"] == before["commitment"]
             assert verify(read_log(Path(row["log"]).read_bytes())).status == "verified"
         assert sorted(p.name for p in good.iterdir()) == [f"table-{c.table}-game-{n}.plog" for n in (1, 2)]
+
+
+# --- item 4: pidor serve on a data directory it cannot use -----------------------------------
+
+
+def full_disk() -> None:
+    """In the child: every write that grows a file fails (EFBIG), as on a full disk
+    (Python ignores SIGXFSZ, so the write returns an error)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+
+
+def serve_fails(data: Path, preexec_fn=None) -> list[str]:
+    """``pidor serve --data DATA`` in a child process: it must exit 1; its stderr lines."""
+    env = {**os.environ, "PIDOR_DATA": ""}
+    proc = subprocess.run([sys.executable, "-m", "pidor.cli", "serve", "--port", "0", "--data", str(data)],
+                          capture_output=True, text=True, env=env, timeout=60, preexec_fn=preexec_fn)
+    assert proc.returncode == 1, proc
+    return proc.stderr.splitlines()
+
+
+def test_serve_on_a_full_disk_says_so_in_one_line(tmp_path):
+    [line] = serve_fails(tmp_path / "fresh", full_disk)
+    assert line.startswith("Error: cannot keep the store in ") and "disk I/O error" in line
+    Store.in_dir(tmp_path / "used").close()  # an existing store: still no start
+    [line] = serve_fails(tmp_path / "used", full_disk)
+    assert line.startswith("Error: cannot keep the store in ")
+
+
+def test_serve_where_the_store_or_the_log_directory_cannot_be_made_says_so_in_one_line(tmp_path):
+    (tmp_path / "file").write_bytes(b"")
+    data = tmp_path / "file" / "data"
+    [line] = serve_fails(data)
+    assert line == f"Error: cannot keep the store in {data}: Not a directory"
+    (tmp_path / "data" / "pidor.sqlite3").mkdir(parents=True)
+    [line] = serve_fails(tmp_path / "data")
+    assert line == f"Error: cannot keep the store in {tmp_path / 'data'}: unable to open database file"
+    (tmp_path / "other" / "logs").parent.mkdir()
+    (tmp_path / "other" / "logs").write_bytes(b"")
+    [line] = serve_fails(tmp_path / "other")
+    logs = tmp_path / "other" / "logs"
+    assert line == f"Error: cannot write game logs in {logs}: File exists"
+
+
+def serve_in_process(monkeypatch, data: Path) -> str:
+    """``pidor serve --data DATA`` here (CliRunner): it must stop with exit status 1 before
+    the server starts; its stderr."""
+
+    async def started(*args):
+        raise AssertionError("the server started")
+
+    monkeypatch.setattr(command, "_main", started)
+    result = CliRunner().invoke(command.serve, ["--port", "0", "--data", str(data)])
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1, result
+    return result.stderr
+
+
+def test_serve_on_a_store_that_opens_read_only_says_so_in_one_line(tmp_path, monkeypatch):
+    """SQLite opens a file it may not write (a read-only file or disk) read-only, and
+    reads work: only a write finds out. Permissions do not stop root, who runs the tests,
+    so the test opens the file read-only itself."""
+    Store.in_dir(tmp_path).close()
+    connect_rw = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path, **kw: connect_rw(f"file:{path}?mode=ro", uri=True, **kw))
+    stderr = serve_in_process(monkeypatch, tmp_path)
+    assert stderr == f"Error: cannot keep the store in {tmp_path}: attempt to write a readonly database\n"
+
+
+def test_serve_where_logs_cannot_be_written_says_so_in_one_line(tmp_path, monkeypatch):
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", read_only)
+    stderr = serve_in_process(monkeypatch, tmp_path)
+    assert stderr == f"Error: cannot write game logs in {tmp_path / 'logs'}: Read-only file system\n"

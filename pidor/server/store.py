@@ -94,20 +94,31 @@ class StoreError(RequestError):
 
 
 class Store:
-    """``Store(path)`` opens (and creates) the database; ``Store(":memory:")`` for tests."""
+    """``Store(path)`` opens (and creates) the database; ``Store(":memory:")`` for tests.
+
+    Opening raises ``OSError`` or ``sqlite3.Error`` when the file cannot be created, opened
+    or written: ``pidor serve`` refuses to start rather than lose its index."""
 
     def __init__(self, path: str | os.PathLike) -> None:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.failed = 0  # writes failed in the current failure episode
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
-        have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
-        for column in GAME_COLUMNS:
-            if column not in have:
-                self.db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+        try:
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(SCHEMA)
+            have = {row[1] for row in self.db.execute("PRAGMA table_info(games)")}
+            for column in GAME_COLUMNS:
+                if column not in have:
+                    self.db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+            # A write that changes nothing but reaches the disk (the WAL): a full or
+            # read-only store fails here, at start, and not at the first game's end.
+            version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            self.db.execute(f"PRAGMA user_version = {int(version)}")
+        except sqlite3.Error:
+            self.db.close()
+            raise
 
     @classmethod
     def in_dir(cls, data_dir: str | os.PathLike) -> "Store":
