@@ -86,7 +86,7 @@ def errors(caplog) -> list[logging.LogRecord]:
 
 async def test_a_full_disk_stops_no_table_and_no_request(tmp_path, autojump_clock, monkeypatch, caplog):
     """Two games run when the disk fills: both end normally (their logs unfinished, their
-    ends lost from the index), the tables close, new players and tables are refused with
+    ends lost from the index), a table closes, new players and tables are refused with
     ``unavailable`` on open connections; one ERROR line for the store and one per log, no
     traceback. Once the disk has room, the next game is logged and indexed in full."""
     disk = Disk()
