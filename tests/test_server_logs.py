@@ -21,10 +21,10 @@ from server_helpers import events_of, is_event, play_until, seated_client, serve
 from pidor.cards import card_code
 from pidor.engine.game import project
 from pidor.engine.table import Table
-from pidor.gamelog import format as log_format
 from pidor.gamelog.deal import deal_key
 from pidor.gamelog.format import read_log
 from pidor.gamelog.verify import verify
+from pidor.server import deals
 from pidor.server.drive import ABANDON_AFTER, AWAY_TURN
 from pidor.server.seating import server_options
 from pidor.server.store import Store
@@ -260,7 +260,7 @@ async def test_a_full_disk_leaves_the_game_going_and_the_log_unfinished(tmp_path
         opened.append(path)
         return FullDisk(f, 3000) if len(opened) == 1 else f  # only the first game's disk is full
 
-    monkeypatch.setattr(log_format, "open", open_on_a_small_disk, raising=False)
+    monkeypatch.setattr(deals, "open", open_on_a_small_disk, raising=False)
     caplog.set_level(logging.ERROR, logger="pidor.server")
     async with serve(seeds="logs-full-disk", logs=tmp_path) as (server, port):
         c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2})
@@ -283,20 +283,6 @@ async def test_a_full_disk_leaves_the_game_going_and_the_log_unfinished(tmp_path
         await play_until(c, is_results)
         _, log2 = load(server.store.games_of(c.table)[1]["log"])
         assert verify(log2).status == "verified"
-
-
-async def test_a_log_that_cannot_be_created_is_reported_and_the_game_goes_on(tmp_path, autojump_clock, caplog):
-    blocker = tmp_path / "not-a-directory"
-    blocker.write_bytes(b"")
-    caplog.set_level(logging.ERROR, logger="pidor.server")
-    async with serve(seeds="logs-no-dir", logs=blocker) as (server, port):
-        c = await seated_client(port, "solo", options={"game": "podkidnoy", "players": 2, "bots": 1})
-        assert (await c.request({"type": "start"}))["type"] == "ok"
-        end = (await play_until(c, is_results))["event"]
-        row = server.store.games_of(c.table)[0]
-        assert row["result"] == end["result"] and "cannot create game log" in row["log_error"]
-        assert not Path(row["log"]).exists()
-        assert [r.name for r in caplog.records if r.levelno == logging.ERROR] == ["pidor.server.logs"]
 
 
 async def test_seed_request_rules_and_errors_T10(tmp_path):

@@ -84,6 +84,9 @@ class Server:
         closed = store.close_open_tables()
         if closed:
             log.info("marked %d tables of an earlier run as closed", closed)
+        crashed = store.close_crashed_games()
+        if crashed:
+            log.warning("marked %d games an earlier run left open as aborted (crash)", crashed)
 
     def new_seed(self) -> bytes:
         """32 bytes for a deal, a bot or a stand-in (``seed_source``: tests make it fixed)."""

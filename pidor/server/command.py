@@ -1,11 +1,19 @@
-"""``pidor serve``: run the match server until SIGINT or SIGTERM."""
+"""``pidor serve``: run the match server until SIGINT or SIGTERM.
+
+It refuses to start, with one line and exit status 1, on a data directory where it cannot
+keep its store or its game logs (read-only, full): better than a server that loses its
+index or refuses every game (``no_log``) once it runs.
+"""
 
 from __future__ import annotations
 
 import gc
 import logging
+import os
 import signal
+import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 
 import click
@@ -33,6 +41,20 @@ async def _main(host: str, port: int, store: Store, logs: Path, limits: Limits) 
                 await server.shutdown()
                 break
         nursery.cancel_scope.cancel()
+
+
+def _reason(error: Exception) -> str:
+    """``No space left on device``, not ``[Errno 28] …`` (OSError); SQLite's own text."""
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
+def _check_logs(logs: Path) -> None:
+    """Create the game log directory and write (and sync) a nameless file in it."""
+    logs.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryFile(dir=logs) as probe:
+        probe.write(b"pidor")
+        probe.flush()
+        os.fsync(probe.fileno())
 
 
 @click.command()
@@ -65,12 +87,16 @@ def serve(host: str, port: int, data: str | None, log_level: str, max_connection
     logging.basicConfig(stream=sys.stderr, level=log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data_dir = data or str(default_data_dir())
-    store = Store.in_dir(data_dir)
+    try:
+        store = Store.in_dir(data_dir)
+    except (OSError, sqlite3.Error) as e:
+        raise click.ClickException(f"cannot keep the store in {data_dir}: {_reason(e)}") from None
     logs = Path(data_dir) / "logs"
     try:
-        logs.mkdir(parents=True, exist_ok=True)
+        _check_logs(logs)
     except OSError as e:
-        raise click.ClickException(f"cannot create the game log directory {logs}: {e.strerror or e}") from None
+        store.close()
+        raise click.ClickException(f"cannot write game logs in {logs}: {_reason(e)}") from None
     log.info("data in %s, game logs in %s", data_dir, logs)
     limits = Limits()
     limits.MAX_CONNECTIONS, limits.MAX_PER_ADDRESS = max_connections, max_per_address

@@ -3,24 +3,28 @@
 Every table holds the secret server seed of its *next* deal and shows its commitment
 (``SHA-256``, hex) in the table info before anyone contributes. A seated player may send
 his own seed for that deal (the ``seed`` request, :func:`parse_seed`). At ``start`` the
-runner opens a :class:`GameLog`: a :class:`~pidor.gamelog.record.Recorder` in front of the
-table, writing ``DATA/logs/table-<id>-game-<n>.plog``, with the committed server seed and
-the seats' seeds (the deal key is :func:`pidor.gamelog.deal.deal_key` of them); the table
-then commits to a fresh seed for the deal after. Every table call of the runner goes
-through ``GameLog.rec``, so the log holds every input and ``pidor verify`` re-runs it.
+runner first creates the game's :class:`GameLog`, which creates its file
+``DATA/logs/table-<id>-game-<n>.plog`` at once: a game that cannot be logged is refused
+(``no_log``) before anything changes. Then :meth:`GameLog.begin` puts a
+:class:`~pidor.gamelog.record.Recorder` in front of the table, writing that file, with the
+committed server seed and the seats' seeds (the deal key is
+:func:`pidor.gamelog.deal.deal_key` of them); the table then commits to a fresh seed for
+the deal after. Every table call of the runner goes through ``GameLog.rec``, so the log
+holds every input and ``pidor verify`` re-runs it.
 
 At the end the footer reveals the server seed, and the ``results`` event carries the same
 reveal (:meth:`GameLog.reveal`) so a client can check its deal. A game cut off (shutdown,
 every human gone, a server error) closes its log as aborted. A log that cannot be written
 (a full disk) is reported once at error level and in the games index; the game goes on,
-and the file stays an unfinished log up to its last whole record.
+and the file stays an unfinished log up to its last whole record. No write failure (log
+or index) raises out of a :class:`GameLog`: the table goes on.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..gamelog.deal import MAX_SEAT_SEED, commitment
 from ..gamelog.format import LogWriteError
@@ -72,31 +76,54 @@ def header_seats(runner: "TableRunner", bot_seed: bytes) -> list[dict]:
 
 
 class GameLog:
-    """One game at a table: its recorder, its log file and its row in the games index."""
+    """One game at a table: its log file, its recorder and its row in the games index.
 
-    def __init__(self, runner: "TableRunner", number: int, server_seed: bytes, bot_seed: bytes,
-                 standin_seed: bytes) -> None:
+    ``GameLog(runner, number)`` creates the log file (when the server keeps logs) and
+    raises ``RequestError("no_log")`` if it cannot: the runner makes it before it changes
+    anything, so a refused ``start`` leaves the table as it was. ``begin`` then starts the
+    recorder and the games row."""
+
+    def __init__(self, runner: "TableRunner", number: int) -> None:
         self.runner = runner
         self.number = number
-        server = runner.server
-        self.path = server.log_path(runner.id, number)
-        seats = header_seats(runner, bot_seed)
+        self.path = runner.server.log_path(runner.id, number)
+        self.file: BinaryIO | None = None
+        if self.path is not None:
+            try:
+                self.file = open(self.path, "xb")  # noqa: SIM115 - closed by finish/abort
+            except OSError as e:
+                raise RequestError("no_log", f"the server cannot write this game's log ({e.strerror or e}); "
+                                             "the game was not started") from None
+        self.rec: Recorder | None = None
+        self.row: int | None = None
+
+    def begin(self, server_seed: bytes, bot_seed: bytes, standin_seed: bytes) -> None:
+        """The recorder in front of the runner's table (it writes the header at
+        ``rec.start``) and the game's row in the index (``None`` if it could not be written)."""
+        runner = self.runner
         self.rec = Recorder(
-            runner.table, self.path, seats=seats, server_seed=server_seed,
+            runner.table, self.file, seats=header_seats(runner, bot_seed), server_seed=server_seed,
             seat_seeds=[s.seed if s.kind == "human" else None for s in runner.seats],
             extra={"table": runner.id, "started": time.time(), "standin_seed": standin_seed.hex()},
             on_error=self._failed)
-        self.row: int = server.store.game_started(runner.id, number, [s.info() for s in runner.seats],
-                                             log=self.path, commitment=self.rec.commitment)
+        self.row = runner.server.store.game_started(runner.id, self.number, [s.info() for s in runner.seats],
+                                                    log=self.path, commitment=self.rec.commitment)
 
     def _failed(self, error: LogWriteError) -> None:
         """The Recorder's ``on_error``: once per game; it stops writing, the game goes on."""
         log.error("table %s, game %s: %s; the game goes on, its log stays unfinished",
                   self.runner.id, self.number, error)
-        try:
-            self.runner.server.store.log_failed(self.row, str(error))
-        except Exception:  # the index is secondary; the table must go on
-            log.exception("table %s: cannot note the log failure in the games index", self.runner.id)
+        self.runner.server.store.log_failed(self.row, str(error))
+
+    def _close(self, aborted: str | None = None) -> None:
+        """The footer, then the file (a recorder does not close a file it was handed)."""
+        self.rec.close(aborted=aborted)
+        if self.file is not None:
+            try:
+                self.file.close()
+            except OSError as e:  # what stayed in its buffer is lost: the log is unfinished
+                if self.rec.error is None:
+                    self._failed(LogWriteError(f"cannot close game log {self.path}: {e.strerror or e}"))
 
     def reveal(self) -> dict:
         """What the ``results`` event shows after the game: the deal's inputs."""
@@ -106,20 +133,17 @@ class GameLog:
 
     def finish(self, result: dict | None) -> None:
         """The game is over: the footer (result, reveal), then the index."""
-        self.rec.close()
+        self._close()
         self.runner.server.store.game_ended(self.row, result)
 
     def abort(self, reason: str) -> None:
         """The game is cut off: an ``aborted`` footer (with the reveal), then the index.
         Never raises (it runs while a table task ends)."""
         try:
-            self.rec.close(aborted=reason)
+            self._close(aborted=reason)
         except Exception:
             log.exception("table %s, game %s: cannot close the log", self.runner.id, self.number)
-        try:
-            self.runner.server.store.game_aborted(self.row, reason)
-        except Exception:
-            log.exception("table %s, game %s: cannot mark the game aborted", self.runner.id, self.number)
+        self.runner.server.store.game_aborted(self.row, reason)
 
 
 def commitment_hex(server_seed: bytes) -> str:

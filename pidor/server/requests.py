@@ -41,6 +41,8 @@ ERRORS = {
     "server_full": "the server holds as many connections or tables as it may (in all or from your address)",
     "rate_limited": "your address made too many of these lately (tables, new players); retry after the wait named",
     "bad_seed": "T10: a seat seed is bin or hex of at most 64 bytes",
+    "unavailable": "the server cannot store this now (its disk is full?); try later",
+    "no_log": "the server cannot write this game's log; the game was not started",
     # from the rules (the table layer): the request changed nothing
     "invalid_action": "the action is malformed (unknown type, missing or mistyped fields)",
     "impossible_action": "T1: not possible at a real table (a card you do not hold, not your turn, ...)",

@@ -421,6 +421,8 @@ class TableRunner(Drive):
             raise RequestError("game_running", "a game is already being played at this table")
         if any(s.kind == "vacant" for s in self.seats):
             raise RequestError("seats_empty", "every seat must be taken before a game starts")
+        number = (0 if self.table is None else self.table.games) + 1
+        game_log = GameLog(self, number)  # first: a game that cannot be logged changes nothing (no_log)
         kinds = [{"kind": s.kind} for s in self.seats]
         occupants = [(s.kind, s.player, s.spec) for s in self.seats]
         if self.table is None:
@@ -437,12 +439,11 @@ class TableRunner(Drive):
             s.turn_seq = s.turn_deadline = None
         self._standins = {}
         self._standin_seed = self.server.new_seed()
-        number = self.table.games + 1
         # T10: the deal comes from the server seed committed to in the table info and the
         # seats' seeds; each seed counts for one deal, and the next deal gets a fresh seed.
         server_seed, self._next_seed = self._next_seed, self.server.new_seed()
-        self.game_log = GameLog(self, number, server_seed, bot_seed, self._standin_seed)
-        self.rec = self.game_log.rec
+        game_log.begin(server_seed, bot_seed, self._standin_seed)
+        self.game_log, self.rec = game_log, game_log.rec
         for s in self.seats:
             s.seed = None
         self._game_open = True
