@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import math
-import sqlite3
 import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING
@@ -93,10 +92,7 @@ class Lobby:
 
     def seat(self, player: int, runner: TableRunner) -> None:
         self.seated[player] = runner
-        try:
-            self.server.store.player_seated(player)  # kept for good (Store.forget_players)
-        except sqlite3.Error as e:
-            log.error("cannot mark player %s as seated: %s", player, e)
+        self.server.store.player_seated(player)  # kept for good (Store.forget_players)
 
     def unseat(self, player: int | None, runner: TableRunner) -> None:
         if player is not None and self.seated.get(player) is runner:

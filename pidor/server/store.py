@@ -247,7 +247,7 @@ class Store:
 
     def player_seated(self, player: int) -> None:
         """The player took a seat: from now on the store keeps them for good."""
-        self.db.execute("UPDATE players SET seated = 1 WHERE id = ? AND seated = 0", (player,))
+        self._write("a player seated", "UPDATE players SET seated = 1 WHERE id = ? AND seated = 0", (player,))
 
     def forget_players(self, unseen_since: float, keep=()) -> int:
         """Delete the players who never took a seat and whose token was last used (their
