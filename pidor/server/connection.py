@@ -102,7 +102,7 @@ class Connection:
             except BlockingIOError:
                 sent = 0
             except OSError as e:
-                self.drop(f"the peer is gone ({e.strerror})")
+                self.drop(f"the peer is gone ({e.strerror})", level=logging.INFO)
                 return
             if sent == len(data):
                 return
@@ -122,11 +122,12 @@ class Connection:
         self._closing = True
         self._out_send.send_nowait(None)
 
-    def drop(self, reason: str) -> None:
-        """Close at once, without flushing."""
+    def drop(self, reason: str, level: int = logging.WARNING) -> None:
+        """Close at once, without flushing. A peer that simply went away is ``INFO``: a
+        warning is for what the server did to a client (a slow reader, a stuck write)."""
         if self.closed:
             return
-        log.warning("%r dropped: %s", self, reason)
+        log.log(level, "%r dropped: %s", self, reason)
         self.closed = True
         if self._scope is not None:
             self._scope.cancel()
@@ -247,7 +248,7 @@ class Connection:
                 # A closing connection has written its last frame: stop the reader too.
                 self._scope.cancel()
             except (trio.BrokenResourceError, trio.ClosedResourceError):
-                self.drop("the peer is gone")
+                self.drop("the peer is gone", level=logging.INFO)
             finally:
                 self._writer_done.set()
         if deadline.cancelled_caught:
