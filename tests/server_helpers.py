@@ -10,7 +10,7 @@ import trio
 
 from pidor import wire
 from pidor.server.app import Server
-from pidor.server.connection import Limits
+from pidor.server.limits import Limits
 from pidor.server.store import Store
 from pidor.server.testing import Client, connect
 

@@ -40,7 +40,7 @@ def test_serve_stops_cleanly_on_a_signal(tmp_path, signum):
                 port = int(m.group(1))
                 break
         assert port, lines
-        assert any(" INFO pidor.server: data in " in line for line in lines)
+        assert any(" INFO pidor.server.command: data in " in line for line in lines)
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
         sock.sendall(wire.encode({"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "x", "id": 1}))
         assert read_frame(sock)["type"] == "welcome"

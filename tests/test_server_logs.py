@@ -24,7 +24,7 @@ from pidor.engine.table import Table
 from pidor.gamelog.deal import deal_key
 from pidor.gamelog.format import read_log
 from pidor.gamelog.verify import verify
-from pidor.server import deals
+from pidor.server import game_log
 from pidor.server.drive import ABANDON_AFTER, AWAY_TURN
 from pidor.server.seating import server_options
 from pidor.server.store import Store
@@ -260,7 +260,7 @@ async def test_a_full_disk_leaves_the_game_going_and_the_log_unfinished(tmp_path
         opened.append(path)
         return FullDisk(f, 3000) if len(opened) == 1 else f  # only the first game's disk is full
 
-    monkeypatch.setattr(deals, "open", open_on_a_small_disk, raising=False)
+    monkeypatch.setattr(game_log, "open", open_on_a_small_disk, raising=False)
     caplog.set_level(logging.ERROR, logger="pidor.server")
     async with serve(seeds="logs-full-disk", logs=tmp_path) as (server, port):
         c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2})

@@ -24,7 +24,7 @@ from server_helpers import is_event, play_until, seated_client, serve
 
 from pidor.gamelog.format import read_log
 from pidor.gamelog.verify import verify
-from pidor.server import command, deals
+from pidor.server import command, game_log
 from pidor.server.app import Server
 from pidor.server.store import Store, StoreError
 from pidor.server.testing import connect
@@ -90,7 +90,7 @@ async def test_a_full_disk_stops_no_table_and_no_request(tmp_path, autojump_cloc
     ``unavailable`` on open connections; one ERROR line for the store and one per log, no
     traceback. Once the disk has room, the next game is logged and indexed in full."""
     disk = Disk()
-    monkeypatch.setattr(deals, "open", disk.open, raising=False)
+    monkeypatch.setattr(game_log, "open", disk.open, raising=False)
     caplog.set_level(logging.INFO, logger="pidor.server")
     async with serve(seeds="full-disk", logs=tmp_path) as (server, port):
         store = disk.store(server.store)
@@ -134,7 +134,7 @@ async def test_a_full_disk_stops_no_table_and_no_request(tmp_path, autojump_cloc
         assert (await again.hello("a", token=a.token))["player"] == a.player  # a known player: no write needed
 
         stored = [r for r in errors(caplog) if r.name == "pidor.server.store"]
-        logs = [r for r in errors(caplog) if r.name == "pidor.server.logs"]
+        logs = [r for r in errors(caplog) if r.name == "pidor.server.game_log"]
         assert len(stored) == 1 and "database or disk is full" in stored[0].getMessage()
         assert len(logs) == 2 and all("No space left on device" in r.getMessage() for r in logs)
         assert not any(r.exc_info for r in caplog.records)  # no traceback anywhere
@@ -221,7 +221,7 @@ async def test_a_game_that_cannot_be_logged_is_not_started(tmp_path, autojump_cl
             raise OSError(errno.EMFILE, "Too many open files")
         return open(path, mode, *args, **kwargs)  # noqa: SIM115 - the log closes it
 
-    monkeypatch.setattr(deals, "open", open_log, raising=False)
+    monkeypatch.setattr(game_log, "open", open_log, raising=False)
 
     async with serve(seeds="no-log", logs=good) as (server, port):
 

@@ -35,7 +35,7 @@ def logged(fn) -> str:
     """What the server's stderr holds after ``fn(loggers)``: real log lines, real tracebacks."""
     out, handler = server_log()
     loggers = {}
-    for name in ("pidor.server.runner", "pidor.server.connection", "pidor.server.deals"):
+    for name in ("pidor.server.runner", "pidor.server.connection", "pidor.server.game_log"):
         log = loggers[name.rsplit(".", 1)[1]] = logging.getLogger(f"soaktest.{name}")
         log.handlers, log.propagate, log.level = [handler], False, logging.INFO
     fn(loggers)
@@ -110,7 +110,7 @@ def test_a_bare_traceback_after_log_lines_is_not_blamed_on_them():
 def test_warnings_and_reported_errors_are_not_exceptions_but_a_failure_without_traceback_is():
     def run(logs):
         logs["connection"].warning("<Connection 127.0.0.2:4 player=3> dropped: over 1048576 bytes wait to be sent")
-        logs["deals"].error("table 3, game 1: disk full; the game goes on, its log stays unfinished")
+        logs["game_log"].error("table 3, game 1: disk full; the game goes on, its log stays unfinished")
         logs["runner"].error("table 4 failed; closing it")
 
     scan = soak.scan_stderr(logged(run))

@@ -1,5 +1,11 @@
 """The server: a TCP listener, one task per connection, one task per table.
 
+It wires the parts together through their seams (:mod:`pidor.server.seams`): each
+:class:`~pidor.server.connection.Connection` hands its messages to the
+:class:`~pidor.server.lobby.Lobby`; the lobby gets the server as its ``LobbyServer`` (the
+store, :meth:`Server.open_table`), each :class:`~pidor.server.runner.TableRunner` as its
+``House`` (seeds, log paths, the games index, the lobby's seat bookkeeping, observers).
+
 ::
 
     server = Server(Store.in_dir(data_dir), logs=Path(data_dir) / "logs")
@@ -12,8 +18,8 @@
 ``table-<id>-game-<n>.plog`` (``pidor serve`` uses ``DATA/logs``; ``None``: no logs, the
 deals are committed all the same). The games index in the store has each log's path.
 
-``log_sink(record, events)`` observes every event in full form (hidden fields and
-violations included, the server's own events too) in order, with ``record`` naming the
+``log_sink(game, events)`` observes every event in full form (hidden fields and
+violations included, the server's own events too) in order, with ``game`` naming the
 table, the game number and its log; the default drops them. ``audit(table, seat, frame,
 hidden)`` is a test hook called with every frame queued for a seat and the card codes it
 must not contain. ``seed_source(n)`` gives the random bytes of deals (the committed server
@@ -39,15 +45,16 @@ from typing import Callable
 import trio
 
 from ..wire import PROTOCOL_VERSION
-from .connection import Connection, Limits
+from .connection import Connection
+from .limits import Limits
 from .lobby import Lobby
+from .runner import TableRunner
+from .seams import Audit, LogSink
 from .store import Store
 
 __all__ = ["Server"]
 
-log = logging.getLogger("pidor.server")
-
-LogSink = Callable[[dict, list], None]
+log = logging.getLogger(__name__)
 
 #: ``accept`` errors that pass once descriptors or memory are freed: wait and retry.
 ACCEPT_RETRY = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
@@ -65,7 +72,7 @@ class Server:
         store: Store,
         *,
         log_sink: LogSink | None = None,
-        audit: Callable[[int, int, bytes, set], None] | None = None,
+        audit: Audit | None = None,
         limits: type[Limits] | Limits = Limits,
         seed_source: Callable[[int], bytes] = os.urandom,
         logs: str | os.PathLike | None = None,
@@ -76,7 +83,7 @@ class Server:
         self.audit = audit
         self.limits = limits
         self.seed_source = seed_source
-        self.lobby = Lobby(self)
+        self.lobby = Lobby(self, limits)
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()  # open connections by peer address
         self._nursery: trio.Nursery | None = None
@@ -87,6 +94,8 @@ class Server:
         crashed = store.close_crashed_games()
         if crashed:
             log.warning("marked %d games an earlier run left open as aborted (crash)", crashed)
+
+    # --- a table's House (pidor.server.seams) --------------------------------------
 
     def new_seed(self) -> bytes:
         """32 bytes for a deal, a bot or a stand-in (``seed_source``: tests make it fixed)."""
@@ -108,9 +117,29 @@ class Server:
             path = self.logs / f"table-{table_id}-game-{number}-{k}.plog"
         return str(path)
 
-    def spawn(self, fn) -> None:
-        """Start a table task in the server's nursery."""
-        self._nursery.start_soon(fn)
+    def seat(self, player: int, table_id: int) -> None:
+        self.lobby.seat(player, table_id)
+
+    def unseat(self, player: int, table_id: int) -> None:
+        self.lobby.unseat(player, table_id)
+
+    def table_of(self, player: int) -> int | None:
+        return self.lobby.table_of(player)
+
+    def table_closed(self, table_id: int, reason: str) -> None:
+        self.lobby.table_closed(table_id, reason)
+
+    # --- the lobby's LobbyServer --------------------------------------------------------
+
+    def open_table(self, table_id: int, options: dict, bots: list[dict]) -> TableRunner:
+        """A new table's runner, its task started in the server's nursery."""
+        if self._nursery is None:
+            raise RuntimeError("the server opens tables only while it serves (run or serve)")
+        runner = TableRunner(self, table_id, options, bots)
+        self._nursery.start_soon(runner.run)
+        return runner
+
+    # --- serving ------------------------------------------------------------------------
 
     async def run(self, host: str = "127.0.0.1", port: int = 7777, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         """Listen and serve until cancelled; ``task_status.started(port)`` reports the port."""
@@ -182,7 +211,7 @@ class Server:
             address, port = stream.socket.getpeername()[:2]
         except (AttributeError, OSError):  # not a socket (tests), or the peer is gone
             address, port = "?", "?"
-        conn = Connection(self, stream, f"{address}:{port}", address)
+        conn = Connection(self.lobby, self.limits, stream, f"{address}:{port}", address)
         full = self._full(address)
         if full:
             conn.fatal("server_full", full)

@@ -19,10 +19,10 @@ from pathlib import Path
 import click
 import trio
 
-from .connection import Limits
+from .limits import Limits
 from .store import Store, default_data_dir
 
-log = logging.getLogger("pidor.server")
+log = logging.getLogger(__name__)
 
 
 async def _main(host: str, port: int, store: Store, logs: Path, limits: Limits) -> None:

@@ -14,6 +14,9 @@
   ``QUEUE_BYTES`` that the writer task drains, each write within ``WRITE_TIMEOUT``. A
   full queue or a missed write deadline drops the client: a slow or dead reader never
   stalls a table (tables only hand over frames, they never wait for a connection).
+
+A connection is the :class:`~pidor.server.seams.Peer` the lobby and the tables send to; it
+hands what it reads to its :class:`~pidor.server.seams.Handler` (the lobby).
 """
 
 from __future__ import annotations
@@ -21,52 +24,26 @@ from __future__ import annotations
 import logging
 import math
 import os
-from typing import TYPE_CHECKING
 
 import trio
 
 from .. import wire
+from .limits import Limits
 from .requests import RequestError, request_id
+from .seams import Handler
 
-if TYPE_CHECKING:
-    from .app import Server
+__all__ = ["Connection"]
 
-__all__ = ["Connection", "Limits"]
-
-log = logging.getLogger("pidor.server.connection")
-
-
-class Limits:
-    """The server's limits (seconds and counts); a server may be given other values
-    (``pidor serve`` flags). An "address" is the peer's IP address."""
-
-    RECV_SIZE = 64 * 1024
-    QUEUE_BYTES = 1024 * 1024  # bytes waiting for the writer; more drops the client
-    WRITE_TIMEOUT = 10.0
-    HELLO_TIMEOUT = 10.0  # from connecting, not from the last byte (a slow sender gains nothing)
-    IDLE_TIMEOUT = 600.0
-    # Connections open at once, in all and from one address; more get ``server_full``.
-    MAX_CONNECTIONS = 1000
-    MAX_PER_ADDRESS = 64
-    # The lobby, per address: tables open at once (a table counts for its creator's
-    # address), tables created and new players (hello without token) a minute, in
-    # bursts of as many.
-    MAX_TABLES_PER_ADDRESS = 8
-    TABLES_PER_MINUTE = 10
-    PLAYERS_PER_MINUTE = 30
-    # A player who never took a seat is forgotten once their token is unused this long;
-    # the server looks at start and then every PLAYER_GC_INTERVAL.
-    PLAYER_TTL = 86400.0
-    PLAYER_GC_INTERVAL = 3600.0
+log = logging.getLogger(__name__)
 
 
 class Connection:
-    def __init__(self, server: "Server", stream: trio.abc.Stream, peer: str, address: str) -> None:
-        self.server = server
+    def __init__(self, handler: Handler, limits: Limits, stream: trio.abc.Stream, peer: str, address: str) -> None:
+        self.handler = handler
+        self.limits = limits
         self.stream = stream
         self.peer = peer  # "address:port", for logs
         self.address = address  # the peer's IP address: what per-address limits count
-        self.limits = server.limits
         self.player: int | None = None
         self.name = ""
         self.closed = False
@@ -173,7 +150,7 @@ class Connection:
             log.exception("%r failed", self)
         finally:
             self.closed = True
-            self.server.lobby.gone(self)
+            self.handler.gone(self)
             with trio.CancelScope(shield=True), trio.move_on_after(1):
                 try:
                     await self.stream.aclose()
@@ -263,12 +240,11 @@ class Connection:
             kind = msg.get("type")
             if not isinstance(kind, str):
                 raise RequestError("bad_request", "every message needs a string 'type'")
-            lobby = self.server.lobby
             if self.player is None:
                 if kind != "hello":
                     raise RequestError("hello_first", "say hello first (with the protocol version)")
-                lobby.hello(self, msg, rid)
+                self.handler.hello(self, msg, rid)
             else:
-                lobby.request(self, msg, rid)
+                self.handler.request(self, msg, rid)
         except RequestError as e:
             self.send({"type": "error", "id": rid, "code": e.code, "message": e.message})

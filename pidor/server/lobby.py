@@ -1,7 +1,11 @@
 """The lobby: who is online, which tables exist, who sits where; hello, list and create.
 
-Everything here runs synchronously in the calling connection's task (no awaits), so the
-maps stay consistent without locks. Requests about one table go to that table's task.
+Everything here runs synchronously in the calling connection's or table's task (no
+awaits), so the maps stay consistent without locks. Requests about one table go to that
+table's task. The lobby is each connection's :class:`~pidor.server.seams.Handler`; it sees
+clients as :class:`~pidor.server.seams.Peer` objects and the server as a
+:class:`~pidor.server.seams.LobbyServer` (the store, and a table task for each table it
+creates); the tables reach its seat bookkeeping through their house (the server).
 
 One address (the peer's IP) may not fill the lobby (``Limits``): it holds at most
 ``MAX_TABLES_PER_ADDRESS`` open tables (``server_full``), and creates at most
@@ -15,24 +19,21 @@ import logging
 import math
 import unicodedata
 from collections import Counter
-from typing import TYPE_CHECKING
 
 import trio
 
 from .. import __version__, wire
 from ..engine.rules import GAME_PREFIXES, rules_of
 from ..engine.game import shown
+from .limits import Limits
 from .requests import RequestError, field_bool, field_int, field_str
 from .runner import TABLE_REQUESTS, Busy, TableRunner
+from .seams import LobbyServer, Peer
 from .seating import NAME_MAX, server_options
-
-if TYPE_CHECKING:
-    from .app import Server
-    from .connection import Connection
 
 __all__ = ["Lobby", "Rate", "MAX_TABLES", "LIST_MAX"]
 
-log = logging.getLogger("pidor.server.lobby")
+log = logging.getLogger(__name__)
 
 #: Open tables a server holds at once.
 MAX_TABLES = 2000
@@ -77,45 +78,51 @@ class Rate:
 
 
 class Lobby:
-    def __init__(self, server: "Server") -> None:
+    def __init__(self, server: LobbyServer, limits: Limits) -> None:
         self.server = server
+        self.store = server.store
+        self.limits = limits
         self.tables: dict[int, TableRunner] = {}  # in order of creation, which is id order
-        self.online: dict[int, "Connection"] = {}  # player -> their connection
+        self.online: dict[int, Peer] = {}  # player -> their connection
         self.seated: dict[int, TableRunner] = {}  # player -> the table they sit at
-        limits = server.limits
         self._creator: dict[int, str] = {}  # open table -> its creator's address
         self._open_by: Counter[str] = Counter()  # address -> open tables it created
         self._table_rate = Rate(limits.TABLES_PER_MINUTE)
         self._player_rate = Rate(limits.PLAYERS_PER_MINUTE)
 
-    # --- seats (called by table tasks) -----------------------------------------
+    # --- seats (the tables' part of the House, which the server hands on) ------------
 
-    def seat(self, player: int, runner: TableRunner) -> None:
-        self.seated[player] = runner
-        self.server.store.player_seated(player)  # kept for good (Store.forget_players)
+    def seat(self, player: int, table_id: int) -> None:
+        self.seated[player] = self.tables[table_id]
+        self.store.player_seated(player)  # kept for good (Store.forget_players)
 
-    def unseat(self, player: int | None, runner: TableRunner) -> None:
-        if player is not None and self.seated.get(player) is runner:
+    def unseat(self, player: int | None, table_id: int) -> None:
+        runner = self.seated.get(player)
+        if runner is not None and runner.id == table_id:
             del self.seated[player]
 
-    def table_closed(self, runner: TableRunner) -> None:
-        self.tables.pop(runner.id, None)
-        address = self._creator.pop(runner.id, None)
+    def table_of(self, player: int) -> int | None:
+        runner = self.seated.get(player)
+        return None if runner is None else runner.id
+
+    def table_closed(self, table_id: int, reason: str) -> None:
+        self.tables.pop(table_id, None)
+        address = self._creator.pop(table_id, None)
         if address is not None:
             self._open_by[address] -= 1
             if not self._open_by[address]:
                 del self._open_by[address]
-        for player in [p for p, r in self.seated.items() if r is runner]:
+        for player in [p for p, r in self.seated.items() if r.id == table_id]:
             del self.seated[player]
             conn = self.online.get(player)
             if conn is not None:
-                conn.send({"type": "closed", "table": runner.id, "reason": runner.close_reason})
-        self.server.store.close_table(runner.id)
-        log.info("table %s closed", runner.id)
+                conn.send({"type": "closed", "table": table_id, "reason": reason})
+        self.store.close_table(table_id)
+        log.info("table %s closed", table_id)
 
     # --- connections ---------------------------------------------------------------
 
-    def hello(self, conn: "Connection", msg: dict, rid) -> None:
+    def hello(self, conn: Peer, msg: dict, rid) -> None:
         version = msg.get("version")
         if version != wire.PROTOCOL_VERSION:
             conn.fatal("version_mismatch",
@@ -123,7 +130,7 @@ class Lobby:
             return
         name = _clean_name(field_str(msg, "name", max_len=NAME_MAX))
         token = field_str(msg, "token", optional=True, max_len=128)
-        store = self.server.store
+        store = self.store
         issued = None
         if token is not None:
             found = store.find_player(token)
@@ -133,7 +140,7 @@ class Lobby:
         else:
             wait = self._player_rate.take(conn.address, trio.current_time())
             if wait:
-                raise RequestError("rate_limited", f"{self.server.limits.PLAYERS_PER_MINUTE} new players a minute "
+                raise RequestError("rate_limited", f"{self.limits.PLAYERS_PER_MINUTE} new players a minute "
                                    f"may come from one address; {_retry(wait)}, or say hello with your token")
             player, issued = store.new_player(name)
         store.seen(player, name)
@@ -152,7 +159,7 @@ class Lobby:
         if runner is not None:
             self._submit(runner, ("back", conn, player, None), conn, rid)
 
-    def gone(self, conn: "Connection") -> None:
+    def gone(self, conn: Peer) -> None:
         player = conn.player
         if player is None or self.online.get(player) is not conn:
             return
@@ -163,7 +170,7 @@ class Lobby:
 
     # --- requests ------------------------------------------------------------------
 
-    def request(self, conn: "Connection", msg: dict, rid) -> None:
+    def request(self, conn: Peer, msg: dict, rid) -> None:
         kind = msg["type"]
         if kind == "ping":
             conn.send({"type": "pong", "id": rid})
@@ -187,7 +194,7 @@ class Lobby:
         else:
             raise RequestError("unknown_type", f"unknown message type {shown(kind)}")
 
-    def _submit(self, runner: TableRunner, item: tuple, conn, rid) -> None:
+    def _submit(self, runner: TableRunner, item: tuple, conn: Peer | None, rid) -> None:
         try:
             runner.submit(item)
         except Busy:
@@ -196,7 +203,7 @@ class Lobby:
                 return
             raise RequestError("busy", f"table {runner.id} is busy; try again") from None
 
-    def _list(self, conn: "Connection", msg: dict, rid) -> None:
+    def _list(self, conn: Peer, msg: dict, rid) -> None:
         """The tables that match, by id, from after ``after``: ``limit`` of them (at most
         ``LIST_MAX``). Only those are described; the others are only counted (``total``)."""
         game = field_str(msg, "game", optional=True, max_len=32)
@@ -226,13 +233,13 @@ class Lobby:
         conn.send({"type": "tables", "id": rid, "tables": [r.info() for r in page], "total": total,
                    "next": page[-1].id if more else None})
 
-    def _create(self, conn: "Connection", msg: dict, rid) -> None:
+    def _create(self, conn: Peer, msg: dict, rid) -> None:
         player = conn.player
         if player in self.seated:
             raise RequestError("already_seated", f"you already sit at table {self.seated[player].id}; leave it first")
         if len(self.tables) >= MAX_TABLES:
             raise RequestError("server_full", f"the server holds {MAX_TABLES} tables; try later")
-        limits = self.server.limits
+        limits = self.limits
         if self._open_by[conn.address] >= limits.MAX_TABLES_PER_ADDRESS:
             raise RequestError("server_full", f"{limits.MAX_TABLES_PER_ADDRESS} tables created from your address "
                                "are open, the most allowed; join one, or create when one has closed")
@@ -244,12 +251,11 @@ class Lobby:
         if wait:
             raise RequestError("rate_limited", f"{limits.TABLES_PER_MINUTE} tables a minute may be created from "
                                f"one address; {_retry(wait)}")
-        table_id = self.server.store.new_table(options["game"], options, player)
-        runner = TableRunner(self.server, table_id, options, bots)
+        table_id = self.store.new_table(options["game"], options, player)
+        runner = self.server.open_table(table_id, options, bots)
         self.tables[table_id] = runner
         self._creator[table_id] = conn.address
         self._open_by[conn.address] += 1
-        self.seat(player, runner)  # at once: a pipelined "start" must find the table
-        self.server.spawn(runner.run)
+        self.seat(player, table_id)  # at once: a pipelined "start" must find the table
         log.info("table %s created by player %s: %s", table_id, player, options)
         runner.submit(("request", conn, player, {"type": "join", "id": rid, "table": table_id}))

@@ -9,8 +9,12 @@ Requests reach it through a bounded inbox (``submit``). One cycle of the task::
     prompt each human whose turn it is ("turn", tutorial "hint", T11)
     flush: hand every connection its frames (never blocks: a full queue drops the client)
 
-Every table call goes through the game's recorder (``self.rec``, see ``deals.py``), so the
-game log holds every input; the events it returns go, in order, to the server's
+The table task gets the server as a :class:`~pidor.server.seams.House` (seeds, log paths,
+the games index, seat bookkeeping, observers) and its clients as
+:class:`~pidor.server.seams.Peer` objects: nothing else of the server.
+
+Every table call goes through the game's recorder (``self.rec``, see ``game_log.py``), so
+the game log holds every input; the events it returns go, in order, to the house's
 ``log_sink`` observer (full form) and to each seat as ``project(event, seat)``, numbered by
 ``seq``. After an ``undo`` every seat gets a fresh ``snapshot``, since undo restores the
 state wholesale.
@@ -20,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Callable
 
 import trio
 
@@ -30,17 +34,16 @@ from ..engine.game import ActionError, Event, project
 from ..engine.seeds import Rng
 from ..engine.table import Table
 from ..gamelog.record import Recorder
-from .deals import GameLog, commitment_hex, parse_seed
 from .drive import ABANDON_AFTER, Drive
+from .game_log import GameLog
 from .requests import RequestError, field_bool, field_int
+from .seams import House, Peer
 from .seating import Seat
-
-if TYPE_CHECKING:
-    from .app import Server
+from .seeds import commitment_hex, parse_seed
 
 __all__ = ["TableRunner", "Busy", "INBOX", "TABLE_REQUESTS"]
 
-log = logging.getLogger("pidor.server.table")
+log = logging.getLogger(__name__)
 
 #: Requests waiting for a table task; a full inbox refuses with ``busy``.
 INBOX = 256
@@ -68,8 +71,8 @@ def _rel_view(view: dict, now: float) -> dict:
 
 
 class TableRunner(Drive):
-    def __init__(self, server: "Server", table_id: int, options: dict, bot_specs: list[dict]) -> None:
-        self.server = server
+    def __init__(self, house: House, table_id: int, options: dict, bot_specs: list[dict]) -> None:
+        self.house = house
         self.id = table_id
         self.options = options
         n = options["players"]
@@ -88,9 +91,9 @@ class TableRunner(Drive):
         self.rec: Recorder | None = None  # its Recorder: every table call of a game goes through it
         self._occupants: list[tuple] = []
         self._standins: dict[int, RandomBot] = {}
-        self._rng = Rng(self.server.new_seed(), b"runner")
-        self._next_seed = self.server.new_seed()  # T10: the next deal's secret server seed
-        self._pending: dict[Any, list[bytes]] = {}
+        self._rng = Rng(self.house.new_seed(), b"runner")
+        self._next_seed = self.house.new_seed()  # T10: the next deal's secret server seed
+        self._pending: dict[Peer, list[bytes]] = {}
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
         # the sitting court's event.
@@ -177,7 +180,7 @@ class TableRunner(Drive):
             if self._game_open:  # a game cut off: its log ends as aborted
                 self._game_open = False
                 self.game_log.abort(self.close_reason)
-            self.server.lobby.table_closed(self)
+            self.house.table_closed(self.id, self.close_reason)
 
     def _refuse_queued(self) -> None:
         """The table has closed: each request still in the inbox gets ``no_table`` (its
@@ -206,13 +209,13 @@ class TableRunner(Drive):
 
     # ------------------------------------------------------------------ output
 
-    def _send(self, conn, message: dict, seat: int | None = None, hidden: set | None = None) -> None:
+    def _send(self, conn: Peer | None, message: dict, seat: int | None = None, hidden: set | None = None) -> None:
         if conn is not None and not conn.closed:
             self._queue(conn, wire.encode(message), seat, hidden)
 
-    def _queue(self, conn, frame: bytes, seat: int | None = None, hidden: set | None = None) -> None:
+    def _queue(self, conn: Peer, frame: bytes, seat: int | None = None, hidden: set | None = None) -> None:
         """Queue an encoded frame for ``conn`` (sent at the end of the cycle)."""
-        audit = self.server.audit
+        audit = self.house.audit
         if audit is not None and seat is not None:
             if hidden is None:
                 hidden = self.table.game.hidden_from(seat) if self.table and self.table.game else set()
@@ -255,7 +258,7 @@ class TableRunner(Drive):
     # ------------------------------------------------------------------ events
 
     def _hidden(self) -> list[set] | None:
-        if self.server.audit is None or self.table is None:
+        if self.house.audit is None or self.table is None:
             return None
         return [self.table.game.hidden_from(s) for s in range(len(self.seats))]
 
@@ -277,7 +280,7 @@ class TableRunner(Drive):
     def _emit(self, events: list[Event], before: list[set] | None = None) -> None:
         if not events:
             return
-        self.server.log_sink(self.record, events)  # an observer (tests); the game log is self.rec's
+        self.house.log_sink(self.record, events)  # an observer (tests); the game log is self.rec's
         after = self._hidden()
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
         undo = False
@@ -329,7 +332,7 @@ class TableRunner(Drive):
         for s in self.seats:
             s.turn_seq = s.turn_deadline = None
             if s.away:
-                self.server.lobby.unseat(s.player, self)
+                self.house.unseat(s.player, self.id)
                 s.vacate()
             elif s.replaced:
                 s.vacate()
@@ -366,12 +369,11 @@ class TableRunner(Drive):
         return seat
 
     def _do_join(self, conn, player, msg, rid) -> None:
-        lobby = self.server.lobby
         mine = self.seat_of(player)
         if mine is None:
-            elsewhere = lobby.seated.get(player)
-            if elsewhere is not None and elsewhere is not self:
-                raise RequestError("already_seated", f"you already sit at table {elsewhere.id}; leave it first")
+            elsewhere = self.house.table_of(player)
+            if elsewhere is not None and elsewhere != self.id:
+                raise RequestError("already_seated", f"you already sit at table {elsewhere}; leave it first")
             if self.playing:
                 raise RequestError("game_running", "a game is being played at this table; join after it")
             want = field_int(msg, "seat", optional=True)
@@ -387,7 +389,7 @@ class TableRunner(Drive):
                 raise RequestError("table_full", f"table {self.id} has no free seat")
             mine = free[0]
             mine.kind, mine.player, mine.name, mine.conn = "human", player, conn.name, conn
-            lobby.seat(player, self)
+            self.house.seat(player, self.id)
             if self.host is None:
                 self.host = mine.index
         self._reply(conn, rid, {"type": "joined", "table": self.info(), "seat": mine.index})
@@ -397,12 +399,12 @@ class TableRunner(Drive):
 
     def _do_leave(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
-        self.server.lobby.unseat(player, self)
+        self.house.unseat(player, self.id)
         if self.playing:
             # T9: replaced by an honest bot for the rest of the game.
             seat.kind, seat.conn, seat.replaced, seat.player = "bot", None, True, None
             seat.spec = {"policy": "random"}
-            seat.bot = RandomBot(seat.index, self.server.new_seed())
+            seat.bot = RandomBot(seat.index, self.house.new_seed())
             self.table.seats[seat.index]["kind"] = "bot"
             seat.turn_seq = seat.turn_deadline = None
             self._server_event({"type": "seat", "seat": seat.index, "state": "bot"})
@@ -422,7 +424,8 @@ class TableRunner(Drive):
         if any(s.kind == "vacant" for s in self.seats):
             raise RequestError("seats_empty", "every seat must be taken before a game starts")
         number = (0 if self.table is None else self.table.games) + 1
-        game_log = GameLog(self, number)  # first: a game that cannot be logged changes nothing (no_log)
+        # First: a game that cannot be logged changes nothing (no_log).
+        game_log = GameLog(self.house.store, self.house.log_path(self.id, number), self.id, number)
         kinds = [{"kind": s.kind} for s in self.seats]
         occupants = [(s.kind, s.player, s.spec) for s in self.seats]
         if self.table is None:
@@ -433,16 +436,16 @@ class TableRunner(Drive):
                 if old != new:  # a new occupant: the table's tutorial setting applies (T11)
                     self.table.tutorial[i] = bool(self.options["tutorial"]) and new[0] == "human"
         self._occupants = occupants
-        bot_seed = self.server.new_seed()
+        bot_seed = self.house.new_seed()
         for s in self.seats:
             s.bot = RandomBot.from_spec(s.index, bot_seed, s.spec) if s.kind == "bot" else None
             s.turn_seq = s.turn_deadline = None
         self._standins = {}
-        self._standin_seed = self.server.new_seed()
+        self._standin_seed = self.house.new_seed()
         # T10: the deal comes from the server seed committed to in the table info and the
         # seats' seeds; each seed counts for one deal, and the next deal gets a fresh seed.
-        server_seed, self._next_seed = self._next_seed, self.server.new_seed()
-        game_log.begin(server_seed, bot_seed, self._standin_seed)
+        server_seed, self._next_seed = self._next_seed, self.house.new_seed()
+        game_log.begin(self.table, self.seats, server_seed, bot_seed, self._standin_seed)
         self.game_log, self.rec = game_log, game_log.rec
         for s in self.seats:
             s.seed = None
@@ -550,7 +553,7 @@ class TableRunner(Drive):
         if self.playing:
             self._server_event({"type": "seat", "seat": seat.index, "state": "away"})
         else:
-            self.server.lobby.unseat(player, self)
+            self.house.unseat(player, self.id)
             seat.vacate()
             self._fix_host()
             self._close_if_empty()

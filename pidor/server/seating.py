@@ -13,6 +13,7 @@ from typing import Any
 from ..bots import RandomBot, parse_spec
 from ..engine.game import shown
 from ..engine.table import table_options
+from .seams import Peer
 
 __all__ = ["Seat", "server_options", "HUMAN_TURN_TIMEOUT", "NAME_MAX"]
 
@@ -69,7 +70,7 @@ class Seat:
     kind: str = "vacant"  # vacant | human | bot
     player: int | None = None
     name: str = ""
-    conn: Any = None  # the player's connection; None while away
+    conn: Peer | None = None  # the player's connection; None while away
     spec: dict | None = None  # bot seats: the policy spec
     replaced: bool = False  # a human who left during the game (T9)
     bot: RandomBot | None = field(default=None, repr=False)  # bot seats: this game's policy
