@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..gamelog.deal import MAX_SEAT_SEED
+
 __all__ = ["RequestError", "ERRORS", "field_int", "field_bool", "field_str", "request_id"]
 
 #: Every error code the server sends, with its meaning (PROTOCOL.md "Errors").
@@ -40,7 +42,7 @@ ERRORS = {
     "busy": "the table is flooded with requests; try again",
     "server_full": "the server holds as many connections or tables as it may (in all or from your address)",
     "rate_limited": "your address made too many of these lately (tables, new players); retry after the wait named",
-    "bad_seed": "T10: a seat seed is bin or hex of at most 64 bytes",
+    "bad_seed": f"T10: a seat seed is bin or hex of at most {MAX_SEAT_SEED} bytes",
     "unavailable": "the server cannot store this now (its disk is full?); try later",
     "no_log": "the server cannot write this game's log; the game was not started",
     # from the rules (the table layer): the request changed nothing

@@ -33,6 +33,7 @@ from ..bots import RandomBot
 from ..engine.game import ActionError, Event, project
 from ..engine.seeds import Rng
 from ..engine.table import Table
+from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
@@ -85,7 +86,7 @@ class TableRunner(Drive):
         self.seq = 0
         self.closed = False
         self.close_reason = "empty"  # why the table closed: empty, abandoned, shutdown, internal_error
-        self.record: dict = {}  # the running game's table, number and log path, for the log sink
+        self.game_ref: dict = {}  # the running game as the log sink names it: table, number, log path
         self._game_open = False  # a game started and its results are not out yet
         self.game_log: GameLog | None = None  # the running game's recorder and log
         self.rec: Recorder | None = None  # its Recorder: every table call of a game goes through it
@@ -280,7 +281,7 @@ class TableRunner(Drive):
     def _emit(self, events: list[Event], before: list[set] | None = None) -> None:
         if not events:
             return
-        self.house.log_sink(self.record, events)  # an observer (tests); the game log is self.rec's
+        self.house.log_sink(self.game_ref, events)  # an observer (tests); the game log is self.rec's
         after = self._hidden()
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
         undo = False
@@ -450,7 +451,7 @@ class TableRunner(Drive):
         for s in self.seats:
             s.seed = None
         self._game_open = True
-        self.record = {"table": self.id, "number": number, "log": self.game_log.path}
+        self.game_ref = {"table": self.id, "number": number, "log": self.game_log.path}
         self._reply(conn, rid, {"type": "ok"})
         now = trio.current_time()
         self._emit(self.rec.start(now))
@@ -463,12 +464,14 @@ class TableRunner(Drive):
         announces); a new seed replaces the last, nil takes it back."""
         seat = self._seat(player)
         if "seed" not in msg:
-            raise RequestError("bad_request", "seed.seed is required: bin or hex, at most 64 bytes, or null")
+            raise RequestError("bad_request", f"seed.seed is required: bin or hex, at most {MAX_SEAT_SEED} bytes, "
+                                              "or null")
         seat.seed = parse_seed(msg["seed"])
         self._reply(conn, rid, {"type": "ok"})
         self._broadcast_info()
 
-    def _game(self):
+    def _playing_table(self) -> Table:
+        """The table, while a game is being played at it (else the request is refused)."""
         if not self.playing:
             raise RequestError("not_now", "no game is being played at this table")
         return self.table
@@ -484,7 +487,7 @@ class TableRunner(Drive):
 
     def _do_act(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
-        t = self._game()
+        t = self._playing_table()
         seen = self._seen(msg)
         action = t.game.parse_action(msg.get("action"))
         if seen < self._choice_seq:
@@ -510,7 +513,7 @@ class TableRunner(Drive):
 
     def _answer(self, conn, player, msg, rid, call: bool) -> None:
         seat = self._seat(player)
-        t = self._game()
+        t = self._playing_table()
         seen = self._seen(msg)
         if t.window is not None and seen < self._window_seq:
             raise RequestError("stale", f"the open window opened at event {self._window_seq}, after the event "
@@ -519,7 +522,7 @@ class TableRunner(Drive):
 
     def _do_vote(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
-        t = self._game()
+        t = self._playing_table()
         guilty = field_bool(msg, "guilty")
         seen = self._seen(msg)
         if t.court is not None and seen < self._court_seq:

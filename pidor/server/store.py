@@ -30,7 +30,7 @@ from .requests import RequestError
 
 __all__ = ["Store", "StoreError", "default_data_dir", "hash_token", "new_token"]
 
-log = logging.getLogger("pidor.server.store")
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
