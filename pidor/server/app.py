@@ -5,6 +5,8 @@ It wires the parts together through their seams (:mod:`pidor.server.seams`): eac
 :class:`~pidor.server.lobby.Lobby`; the lobby gets the server as its ``LobbyServer`` (the
 store, :meth:`Server.open_table`), each :class:`~pidor.server.runner.TableRunner` as its
 ``House`` (seeds, log paths, the games index, the lobby's seat bookkeeping, observers).
+Connection tasks and table tasks live in nurseries of their own; :meth:`Server.shutdown`
+waits for those to empty, for ``grace`` seconds at most.
 
 ::
 
@@ -86,8 +88,10 @@ class Server:
         self.lobby = Lobby(self, limits)
         self.connections: set[Connection] = set()
         self.per_address: Counter[str] = Counter()  # open connections by peer address
-        self._nursery: trio.Nursery | None = None
-        self._listen_scope: trio.CancelScope | None = None
+        self._tables: trio.Nursery | None = None  # the table tasks' (while serving)
+        self._listen_scope = trio.CancelScope()  # shutdown cancels it: no new connections
+        self._stop_scope = trio.CancelScope()  # shutdown cancels it: what outlived the grace
+        self._drained = trio.Event()  # every connection and table task has ended
         closed = store.close_open_tables()
         if closed:
             log.info("marked %d tables of an earlier run as closed", closed)
@@ -132,11 +136,11 @@ class Server:
     # --- the lobby's LobbyServer --------------------------------------------------------
 
     def open_table(self, table_id: int, options: dict, bots: list[dict]) -> TableRunner:
-        """A new table's runner, its task started in the server's nursery."""
-        if self._nursery is None:
+        """A new table's runner, its task started in the tables' nursery."""
+        if self._tables is None:
             raise RuntimeError("the server opens tables only while it serves (run or serve)")
         runner = TableRunner(self, table_id, options, bots)
-        self._nursery.start_soon(runner.run)
+        self._tables.start_soon(runner.run)
         return runner
 
     # --- serving ------------------------------------------------------------------------
@@ -150,23 +154,32 @@ class Server:
 
     async def serve(self, listeners: list[trio.abc.Listener], *, task_status=trio.TASK_STATUS_IGNORED,
                     started=None) -> None:
-        """Serve connections from ``listeners`` until cancelled (``run`` gives TCP ones;
-        tests may give their own); ``task_status.started(started)``."""
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            self._listen_scope = trio.CancelScope()
-            nursery.start_soon(self._listen, listeners)
-            nursery.start_soon(self._forget_players)
-            task_status.started(started)
+        """Serve connections from ``listeners`` until cancelled or shut down (``run`` gives
+        TCP ones; tests may give their own); ``task_status.started(started)``.
 
-    async def _listen(self, listeners: list[trio.abc.Listener]) -> None:
-        with self._listen_scope:  # shutdown cancels it: no new connections
+        As in ``trio.serve_listeners``, nurseries own the tasks: the connections' (with
+        the listeners) inside the tables' (a connection opens tables, never the reverse).
+        Each ends when its last task has; after :meth:`shutdown` stops the listeners and
+        tells every task to end, both do, and ``serve`` returns."""
+        with self._stop_scope:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(self._forget_players)
+                async with trio.open_nursery() as tables:
+                    async with trio.open_nursery() as connections:
+                        self._tables = tables
+                        connections.start_soon(self._listen, listeners, connections)
+                        task_status.started(started)
+                self._drained.set()
+                nursery.cancel_scope.cancel()  # the player GC
+
+    async def _listen(self, listeners: list[trio.abc.Listener], connections: trio.Nursery) -> None:
+        with self._listen_scope:
             async with trio.open_nursery() as nursery:
                 for listener in listeners:
-                    nursery.start_soon(self._accept, listener)
+                    nursery.start_soon(self._accept, listener, connections)
 
-    async def _accept(self, listener: trio.abc.Listener) -> None:
-        """Accept connections, each served by a task in the server's nursery. Out of
+    async def _accept(self, listener: trio.abc.Listener, connections: trio.Nursery) -> None:
+        """Accept connections, each served by a task in ``connections``. Out of
         descriptors or memory, wait (0.1 s, doubling to 1 s) and try again: one warning
         when it starts, one line when it is over, whatever it lasts."""
         wait = None
@@ -188,7 +201,7 @@ class Server:
                 if wait is not None:
                     log.info("accepting connections again")
                     wait = None
-                self._nursery.start_soon(self._handle, stream)
+                connections.start_soon(self._handle, stream)
 
     async def _forget_players(self) -> None:
         """Forget the players who never sat and have not used their token for
@@ -237,10 +250,10 @@ class Server:
         return None
 
     async def shutdown(self, grace: float = 1.0) -> None:
-        """Stop listening, tell every client, close the tables, then stop everything."""
+        """Stop listening, tell every client, close the tables; wait until their tasks
+        have ended, ``grace`` seconds at most, then cancel whatever is left."""
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.lobby.tables))
-        if self._listen_scope is not None:
-            self._listen_scope.cancel()
+        self._listen_scope.cancel()
         for runner in list(self.lobby.tables.values()):
             try:
                 runner.submit(("close", None, None, None))
@@ -248,9 +261,8 @@ class Server:
                 runner.closed = True
         for conn in list(self.connections):
             conn.fatal("shutdown", "the server is shutting down")
-        with trio.move_on_after(grace):
-            while self.connections or self.lobby.tables:
-                await trio.sleep(0.01)
+        if self._tables is not None:
+            with trio.move_on_after(grace):
+                await self._drained.wait()
         self.store.close_open_tables()
-        if self._nursery is not None:
-            self._nursery.cancel_scope.cancel()
+        self._stop_scope.cancel()
