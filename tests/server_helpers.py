@@ -1,20 +1,31 @@
-"""Helpers for server tests: a server on port 0, scripted clients, the hidden-card audit."""
+"""Helpers for server tests: a server on port 0, scripted clients, the hidden-card audit;
+and, for tests without sockets, the server's parts alone through their seams
+(:mod:`pidor.server.seams`): a fake client (:class:`FakePeer`), a fake house for a table
+task (:class:`FakeHouse`), a fake server for a lobby (:class:`FakeLobbyServer`) and an
+in-memory listener for a whole server (:class:`MemoryListener`)."""
 
 from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import trio
+import trio.testing
 
 from pidor import wire
+from pidor.client import GAME_REQUESTS
 from pidor.server.app import Server
 from pidor.server.limits import Limits
+from pidor.server.lobby import Lobby
+from pidor.server.runner import TableRunner
 from pidor.server.store import Store
 from pidor.server.testing import Client, connect
 
-__all__ = ["is_event", "open_table", "act", "cheat_and_call", "serve", "Audit", "fixed_seeds", "seated_client", "play_until", "strings_in", "events_of"]
+__all__ = ["is_event", "open_table", "act", "cheat_and_call", "serve", "Audit", "fixed_seeds", "seated_client",
+           "play_until", "strings_in", "events_of", "FakePeer", "FakeHouse", "FakeLobbyServer", "MemoryListener"]
 
 
 def fixed_seeds(label: str):
@@ -182,3 +193,181 @@ async def cheat_and_call(server, clients):
     assert r["type"] == "ok"
     court = (await clients[x].receive(is_event("court")))["event"]
     return x, y, violations, court, game.action_data(cheat)
+
+
+# --- the server's parts alone, through their seams (no sockets) --------------------------
+
+
+class FakePeer:
+    """A :class:`~pidor.server.seams.Peer` that keeps what it is sent, decoded with
+    :mod:`pidor.wire` (``messages``): a client of a table or a lobby without a connection.
+    Like a connection it hands a table one request at a time (:meth:`submit` waits until
+    the last one is answered), and a game request without ``seq`` gets the latest seen."""
+
+    def __init__(self, name: str = "p", player: int | None = None, address: str = "10.0.0.1") -> None:
+        self.name, self.player, self.address = name, player, address
+        self.peer = f"{address}:4000"
+        self.closed = False
+        self.messages: list[dict] = []
+        self.seat: int | None = None  # set by the test when a table seats it
+        self.waiting = False  # a request of ours is in a table's inbox
+        self.seq = 0  # the latest seq received (events, turns, snapshots)
+        self._decoder = wire.Decoder()
+        self._arrived = trio.Event()
+        self._answered = trio.Event()
+        self._read = 0  # messages[:_read] were returned by next()
+        self._ids = itertools.count(1)
+
+    def send(self, message: dict) -> None:
+        self.send_frames([wire.encode(message)])
+
+    def send_frames(self, frames: list[bytes]) -> None:
+        if self.closed:
+            return
+        self._decoder.receive_data(b"".join(frames))
+        while (msg := self._decoder.next_message()) is not None:
+            self.messages.append(msg)
+            if msg["type"] in ("event", "turn", "snapshot", "hint"):
+                self.seq = max(self.seq, msg["seq"])
+        self._arrived.set()
+
+    def fatal(self, code: str, message: str, rid=None) -> None:
+        self.send({"type": "error", "id": rid, "code": code, "message": message, "fatal": True})
+        self.closed = True
+
+    def wait_for_table(self) -> None:
+        self.waiting = True
+        self._answered = trio.Event()
+
+    def table_answered(self) -> None:
+        self.waiting = False
+        self._answered.set()
+
+    # --- the test's side --------------------------------------------------------------
+
+    async def wait_for(self, pred, start: int = 0, timeout: float = 600.0) -> dict:
+        """The first message from ``messages[start]`` on that matches, once it is here."""
+        return self.messages[await self._find(pred, start, timeout)]
+
+    async def next(self, pred=lambda m: True, timeout: float = 600.0) -> dict:
+        """The next message not yet returned by ``next`` that matches (those before it are
+        passed over)."""
+        i = await self._find(pred, self._read, timeout)
+        self._read = i + 1
+        return self.messages[i]
+
+    async def _find(self, pred, start: int, timeout: float) -> int:
+        with trio.fail_after(timeout):
+            i = start
+            while True:
+                while i < len(self.messages):
+                    if pred(self.messages[i]):
+                        return i
+                    i += 1
+                self._arrived = trio.Event()
+                await self._arrived.wait()
+
+    async def submit(self, runner: TableRunner, msg: dict) -> None:
+        """Hand a request to the table as the lobby does, once the last is answered."""
+        if self.waiting:
+            await self._answered.wait()
+        if msg["type"] in GAME_REQUESTS and "seq" not in msg:
+            msg = {**msg, "seq": self.seq}
+        runner.submit(("request", self, self.player, msg))
+
+    async def request(self, runner: TableRunner, msg: dict) -> dict:
+        """Submit with a fresh ``id``; the reply carrying it."""
+        rid = next(self._ids)
+        start = len(self.messages)
+        await self.submit(runner, {**msg, "id": rid})
+        return await self.wait_for(lambda m: m.get("id") == rid, start)
+
+    def events(self, kind: str | None = None) -> list[dict]:
+        return [m["event"] for m in self.messages
+                if m["type"] == "event" and (kind is None or m["event"]["type"] == kind)]
+
+
+class FakeHouse:
+    """A :class:`~pidor.server.seams.House` for a table task without a server: fixed seeds,
+    logs in ``logs`` (``None``: none), a store in memory as the games index, and a record of
+    what the table told it (``seated``, ``closed``, ``sunk``: the log sink's events).
+    With ``lobby`` set, the seat bookkeeping is that lobby's, as the server wires it."""
+
+    def __init__(self, seeds: str = "house", logs: Path | None = None, audit=None, lobby: Lobby | None = None) -> None:
+        self.store = Store(":memory:")
+        self.audit = audit
+        self.logs = logs
+        self.lobby = lobby
+        self.seated: dict[int, int] = {}  # player -> table (without a lobby)
+        self.closed: list[tuple[int, str]] = []
+        self.sunk: list[tuple[dict, dict]] = []  # (game, event) as the log sink got them
+        self._seeds = fixed_seeds(seeds)
+
+    def new_seed(self) -> bytes:
+        return self._seeds(32)
+
+    def log_path(self, table_id: int, number: int) -> str | None:
+        return None if self.logs is None else str(self.logs / f"table-{table_id}-game-{number}.plog")
+
+    def log_sink(self, game: dict, events: list) -> None:
+        self.sunk += [(game, e) for e in events]
+
+    def seat(self, player: int, table_id: int) -> None:
+        if self.lobby is not None:
+            self.lobby.seat(player, table_id)
+        self.seated[player] = table_id
+
+    def unseat(self, player: int, table_id: int) -> None:
+        if self.lobby is not None:
+            self.lobby.unseat(player, table_id)
+        if self.seated.get(player) == table_id:
+            del self.seated[player]
+
+    def table_of(self, player: int) -> int | None:
+        return self.lobby.table_of(player) if self.lobby is not None else self.seated.get(player)
+
+    def table_closed(self, table_id: int, reason: str) -> None:
+        if self.lobby is not None:
+            self.lobby.table_closed(table_id, reason)
+        self.closed.append((table_id, reason))
+        self.seated = {p: t for p, t in self.seated.items() if t != table_id}
+
+
+class FakeLobbyServer:
+    """A :class:`~pidor.server.seams.LobbyServer` without a listener: a store in memory,
+    and each table it opens a real :class:`TableRunner` whose task runs in ``nursery``,
+    its house a :class:`FakeHouse` that keeps its seats in the lobby. ``opened``: the
+    tables it was asked for, in order."""
+
+    def __init__(self, nursery: trio.Nursery, limits=Limits, seeds: str = "lobby") -> None:
+        self.house = FakeHouse(seeds)
+        self.store = self.house.store  # one store, as in the server
+        self.lobby = self.house.lobby = Lobby(self, limits)
+        self.nursery = nursery
+        self.opened: list[TableRunner] = []
+
+    def open_table(self, table_id: int, options: dict, bots: list[dict]) -> TableRunner:
+        runner = TableRunner(self.house, table_id, options, bots)
+        self.nursery.start_soon(runner.run)
+        self.opened.append(runner)
+        return runner
+
+
+class MemoryListener(trio.abc.Listener):
+    """A listener of in-memory streams, for a whole :class:`Server` without sockets:
+    ``await listener.connect()`` gives a :class:`Client` of a new connection."""
+
+    def __init__(self) -> None:
+        self._send, self._receive = trio.open_memory_channel(math.inf)
+
+    async def connect(self) -> Client:
+        client_end, server_end = trio.testing.memory_stream_pair()
+        self._send.send_nowait(server_end)
+        return Client(client_end)
+
+    async def accept(self) -> trio.abc.Stream:
+        return await self._receive.receive()
+
+    async def aclose(self) -> None:
+        self._receive.close()
+        await trio.lowlevel.checkpoint()
