@@ -72,6 +72,10 @@ def _rel_view(view: dict, now: float) -> dict:
 
 
 class TableRunner(Drive):
+    """One table: ``options`` as :func:`~pidor.server.seating.server_options` checked them,
+    ``bot_specs`` for the last seats. ``run`` is its task (the server starts it); the
+    lobby hands it requests with ``submit``."""
+
     def __init__(self, house: House, table_id: int, options: dict, bot_specs: list[dict]) -> None:
         self.house = house
         self.id = table_id
