@@ -64,7 +64,7 @@ ACCEPT_RETRY = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
 ACCEPT_BACKOFF = (0.1, 1.0)
 
 
-def _no_log(record: dict, events: list) -> None:
+def _no_log(game: dict, events: list) -> None:
     pass
 
 
