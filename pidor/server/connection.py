@@ -38,7 +38,8 @@ log = logging.getLogger(__name__)
 
 
 class Connection:
-    def __init__(self, handler: Handler, limits: Limits, stream: trio.abc.Stream, peer: str, address: str) -> None:
+    def __init__(self, handler: Handler, limits: type[Limits] | Limits, stream: trio.abc.Stream, peer: str,
+                 address: str) -> None:
         self.handler = handler
         self.limits = limits
         self.stream = stream

@@ -78,7 +78,7 @@ class Rate:
 
 
 class Lobby:
-    def __init__(self, server: LobbyServer, limits: Limits) -> None:
+    def __init__(self, server: LobbyServer, limits: type[Limits] | Limits) -> None:
         self.server = server
         self.store = server.store
         self.limits = limits
