@@ -51,14 +51,15 @@ async def test_a_connection_silent_after_hello_gets_idle_timeout(autojump_clock,
             with pytest.raises(EOFError):
                 await client.receive()
 
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(wait_for_the_end, "silent", silent)
-            # Pinging more often than IDLE_TIMEOUT keeps a connection however long it lasts.
-            for _ in range(3):
-                await trio.sleep(FastLimits.IDLE_TIMEOUT - 1)
-                assert (await pinger.request({"type": "ping"}))["type"] == "pong"
-            last_ping = trio.current_time()
-            nursery.start_soon(wait_for_the_end, "pinger", pinger)
+        with trio.fail_after(5 * FastLimits.IDLE_TIMEOUT):
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(wait_for_the_end, "silent", silent)
+                # Pinging more often than IDLE_TIMEOUT keeps a connection however long it lasts.
+                for _ in range(3):
+                    await trio.sleep(FastLimits.IDLE_TIMEOUT - 1)
+                    assert (await pinger.request({"type": "ping"}))["type"] == "pong"
+                last_ping = trio.current_time()
+                nursery.start_soon(wait_for_the_end, "pinger", pinger)
         for name, start in (("silent", said_hello), ("pinger", last_ping)):
             r, when = ended[name]
             assert r["type"] == "error" and r["code"] == "idle_timeout" and r["fatal"] is True, r
@@ -108,7 +109,7 @@ class Crowd(FastLimits):
     PLAYERS_PER_MINUTE = 1000
 
 
-async def test_a_full_table_inbox_answers_busy():
+async def test_a_full_table_inbox_answers_busy(autojump_clock):
     """Each connection has at most one request waiting at a table, so a full inbox takes as
     many connections. Their requests reach the server at the same moment: every reader
     hands its request over before the table's task runs again."""
@@ -122,7 +123,7 @@ async def test_a_full_table_inbox_answers_busy():
         await trio.testing.wait_all_tasks_blocked()
         for c, end in crowd:  # no await in between: their readers run in one batch of the scheduler
             end.receive_stream.put_data(wire.encode({"type": "resync", "id": "r", "table": host.table}))
-        replies = [await c.receive(lambda m: m.get("id") == "r") for c, _ in crowd]
+        replies = [await c.receive(lambda m: m.get("id") == "r", timeout=60) for c, _ in crowd]
         codes = [r["code"] for r in replies]
         # The table answers those in its inbox (the task, waiting, took the first at once).
         assert INBOX <= codes.count("not_seated") <= INBOX + 1, codes
@@ -155,7 +156,7 @@ class Makers(Crowd):
     TABLES_PER_MINUTE = 1000
 
 
-async def test_list_pages_end_exactly_at_list_max():
+async def test_list_pages_end_exactly_at_list_max(autojump_clock):
     """``next`` names a table only when more match after the page: a page that is full
     with nothing after it is the last (test_server_limits pages through a total that is
     not a multiple of the page)."""
