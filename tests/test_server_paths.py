@@ -1,7 +1,8 @@
 """Server paths that only a misbehaving peer, a loaded table or a server bug reaches (issue
 14, section 5): the idle timeout, the write deadline and the send-queue bound, a full
-table inbox (``busy``), the table cap (``server_full``), a table task that fails
-(``internal_error``), the bot driver's cycle budget and a shutdown while tables play.
+table inbox (``busy``), the table cap (``server_full``), the last full ``list`` page, a
+table task that fails (``internal_error``; the request it failed on is still answered),
+the bot driver's cycle budget and a shutdown while tables play.
 
 Each test checks why a connection or a table ended (the error code, the log line), not
 only that it did. The server listens on in-memory streams (``serve(memory=True)``), so
@@ -350,3 +351,31 @@ async def test_shutdown_while_tables_play_aborts_every_game_and_tells_every_clie
             report = verify_data(Path(row["log"]).read_bytes())
             assert report.status == "verified" and report.notes == ["aborted: shutdown"], report
             assert report.records > 3
+
+
+@pytest.mark.parametrize("request_", ["resync", "start"])
+async def test_the_request_a_table_fails_on_is_answered_once(request_, monkeypatch, autojump_clock):
+    """The table fails while it handles a request: before its reply (``resync`` sends the
+    snapshot first) or after it (``start`` replies ``ok``, then sends the deal). Either way
+    the request has one answer, as the requests queued behind it do (``no_table``), and a
+    client waiting for it is not left hanging."""
+    failing = False
+    view = Table.view
+
+    def view_or_bug(self, seat):
+        if failing:
+            raise RuntimeError("an injected bug")
+        return view(self, seat)
+
+    monkeypatch.setattr(Table, "view", view_or_bug)
+    async with serve(memory=True) as (server, listener):
+        c = await seated_client(listener, "host", options={"game": "podkidnoy", "players": 2, "bots": 1})
+        if request_ == "resync":
+            assert (await c.request({"type": "start"}))["type"] == "ok"
+        failing = True
+        r = await c.request({"type": request_})
+        assert r == ({"type": "error", "id": r["id"], "code": "no_table", "message": f"table {c.table} has closed"}
+                     if request_ == "resync" else {"type": "ok", "id": r["id"]}), r
+        closed = await c.receive(lambda m: m["type"] == "closed", timeout=60)
+        assert closed["reason"] == "internal_error"
+        assert [m for m in c.messages if m.get("id") == r["id"]] == [r]

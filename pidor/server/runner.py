@@ -91,6 +91,7 @@ class TableRunner(Drive):
         self._rng = Rng(self.server.new_seed(), b"runner")
         self._next_seed = self.server.new_seed()  # T10: the next deal's secret server seed
         self._pending: dict[Any, list[bytes]] = {}
+        self._replied = False  # the request being handled has its reply (or error)
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
         # the sitting court's event.
@@ -220,12 +221,14 @@ class TableRunner(Drive):
         self._pending.setdefault(conn, []).append(frame)
 
     def _reply(self, conn, rid, message: dict) -> None:
+        self._replied = True
         if rid is None and message["type"] == "ok":
             return  # a request without an id gets no "ok" (errors are always sent)
         message["id"] = rid
         self._send(conn, message)
 
     def _error(self, conn, rid, code: str, text: str, rule: str | None = None) -> None:
+        self._replied = True
         msg = {"type": "error", "id": rid, "code": code, "message": text}
         if rule is not None:
             msg["rule"] = rule
@@ -343,6 +346,7 @@ class TableRunner(Drive):
         op, conn, player, msg = item
         if op == "request":
             rid = msg.get("id")
+            self._replied = False
             try:
                 getattr(self, "_do_" + msg["type"])(conn, player, msg, rid)
             except (RequestError, ActionError) as e:
@@ -350,6 +354,10 @@ class TableRunner(Drive):
                 seat = self.seat_of(player)
                 if seat is not None:
                     seat.turn_seq = None  # any refused request: the "turn" comes again
+            except Exception:
+                if not self._replied:  # the table fails (run: internal_error): answered as the queued ones are
+                    self._error(conn, rid, "no_table", f"table {self.id} has closed")
+                raise
             finally:
                 conn.table_answered()  # (a failing table too: its connection reads on)
         elif op == "away":
