@@ -17,10 +17,10 @@ from pidor.gamelog.format import (
     chain,
     frame,
     plain,
-    read_log,
     read_msgpack,
 )
 from pidor.gamelog.jsonl import export_jsonl, read_jsonl
+from pidor.gamelog.reader import read_log
 from pidor.match import run_match
 
 

@@ -15,7 +15,8 @@ from pidor.bots import RandomBot
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.commands import verify as verify_cmd
-from pidor.gamelog.format import ZERO, chain, frame, read_log
+from pidor.gamelog.format import ZERO, chain, frame
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.jsonl import export_jsonl
 from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import verify
