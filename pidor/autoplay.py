@@ -62,5 +62,5 @@ def play_game(
             # Nobody wants to act: let the game's clock run out (e.g. durak's «бито», D5).
             if table.timer is None:
                 raise GameTooLong(f"stuck: seats {seats} have no action and no clock runs")
-            emit(table.tick(table.timer[2] if table.timer[2] is not None else 0.0))
+            emit(table.tick(table.timer.deadline if table.timer.deadline is not None else 0.0))
     return actions

@@ -120,7 +120,7 @@ def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, 
                     break
             else:
                 assert table.timer is not None, "stuck: no action and no clock"
-                events = table.tick(table.timer[2])
+                events = table.tick(table.timer.deadline)
         check_views(table, events, undone=any(e["type"] == "undo" for e in events))
     else:
         pytest.fail(f"{game} did not end within {MAX_STEPS} steps")

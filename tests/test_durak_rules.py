@@ -542,7 +542,7 @@ def test_D11_undo_puts_the_card_back_and_the_bout_end_clears_honest_replay():
     events = t.act(1, ("take",))
     assert "bout_over" in types(events) and t.honest_only == set()
     t.act(2, ("attack", C("Jc")))  # a new bout: seat 2 leads, any card is honest
-    assert t.window["violations"] == []
+    assert t.window.violations == []
 
 
 # ---------------------------------------------------------------------------- D12

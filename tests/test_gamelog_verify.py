@@ -102,7 +102,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
                 continue
             if t.window is not None:
                 owing = t.waiting_answers()
-                if t.window["violations"] and courts < 6:
+                if t.window.violations and courts < 6:
                     rec.answer(owing[0], True, now + 0.5)
                 elif steps % 3:
                     rec.answer(owing[0], False, now + 0.5)  # the others stay silent
@@ -172,7 +172,7 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
             now += 0.5
             for s in t.waiting_answers():
                 rec.answer(s, False, now)
-        elif t.timer is not None and t.timer[0] == "bito_timeout":
+        elif t.timer is not None and t.timer.name == "bito_timeout":
             now = t.deadline()
             rec.tick(now)
         else:
@@ -438,7 +438,7 @@ def abstain_log() -> bytes:
         abstained = False
         if t.window is not None:
             owing = t.waiting_answers()
-            rec.answer(owing[0], bool(t.window["violations"]), now)
+            rec.answer(owing[0], bool(t.window.violations), now)
         else:
             now = act_or_tick(rec, bots, now)
     assert t.finished

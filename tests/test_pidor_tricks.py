@@ -292,4 +292,4 @@ def test_T3_P14_a_trick_closing_action_keeps_the_full_call_window(call_window, t
     assert window["deadline"] == (None if length is None else 10.0 + length)
     assert t.tick(10.0 + 1.9) == [] and t.window is not None
     called = t.answer(0, True, 10.0 + 1.9)
-    assert of_type(called, "court") and t.court["accused"] == 2
+    assert of_type(called, "court") and t.court.accused == 2
