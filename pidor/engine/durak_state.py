@@ -5,6 +5,8 @@ A mixin of :class:`pidor.engine.durak.DurakGame`; the state fields are described
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 from ..cards import card_code, parse_card
 
 __all__ = ["DurakState"]
@@ -16,6 +18,14 @@ def _codes(cards: list[int]) -> list[str]:
 
 def _cards(codes: list[str]) -> list[int]:
     return [parse_card(c) for c in codes]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _nested(lists: list[list]) -> list[list]:
+    return [x[:] for x in lists]
 
 
 class DurakState:
@@ -153,23 +163,27 @@ class DurakState:
         return g
 
     def snapshot(self) -> list:
-        """A cheap undo point (plain lists of ints); :meth:`restore` brings it back."""
-        return [self.deck[:], [h[:] for h in self.hands], self.discard[:], self.attack[:],
-                self.cover[:], self.attacker, self.defender, self.limit, self.bito[:],
-                self.out[:], self.order[:], self.ended, [p[:] for p in self.payments],
-                self.token, _copy_result(self.result)]
+        """A cheap undo point: the values of ``_UNDO_FIELDS`` in order, copied (plain
+        data, so a table's ``to_data`` holds it as it is); :meth:`restore` brings it back."""
+        return [copy(getattr(self, name)) for name, copy in _UNDO_FIELDS]
 
-    def restore(self, snap: list) -> None:
-        (deck, hands, discard, attack, cover, self.attacker, self.defender, self.limit,
-         bito, out, order, self.ended, payments, self.token, result) = snap
-        self.deck, self.hands, self.discard = list(deck), [list(h) for h in hands], list(discard)
-        self.attack, self.cover, self.bito = list(attack), list(cover), list(bito)
-        self.out, self.order = list(out), list(order)
-        self.payments = [list(p) for p in payments]
-        self.result = _copy_result(result)
+    def restore(self, snapshot: list) -> None:
+        """Bring back a :meth:`snapshot`, copying again: it can be restored any number of times."""
+        for (name, copy), value in zip(_UNDO_FIELDS, snapshot):
+            setattr(self, name, copy(value))
 
 
 def _copy_result(result: dict | None) -> dict | None:
     if result is None:
         return None
     return {"loser": result["loser"], "draw": result["draw"], "order": list(result["order"])}
+
+
+#: What an undo point holds (T6), in this order: every field an action and its consequences
+#: can change, with how to copy it. The players, the deck size, the trump, the first
+#: attacker and the mode never change during a game.
+_UNDO_FIELDS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("deck", list), ("hands", _nested), ("discard", list), ("attack", list), ("cover", list),
+    ("attacker", _same), ("defender", _same), ("limit", _same), ("bito", list), ("out", list),
+    ("order", list), ("ended", _same), ("payments", _nested), ("token", _same), ("result", _copy_result),
+)
