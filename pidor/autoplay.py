@@ -36,7 +36,7 @@ def play_game(
     actions = 0
     steps = 0
     emit = on_events or (lambda events: None)
-    while not table.finished:
+    while not table.over:
         steps += 1
         if steps > max_steps:
             raise GameTooLong(f"no result after {max_steps} steps")

@@ -90,7 +90,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
         rec.start(now=100.0)
         bots = [RandomBot(s, b"tick", cheat=0.3) for s in range(3)]
         now, steps, ticks, courts = 100.0, 0, 0, 0
-        while not t.finished and steps < 5000:
+        while not t.over and steps < 5000:
             steps += 1
             if t.court is not None:
                 voters = t.waiting_votes()
@@ -125,7 +125,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
             if action is None:
                 now = t.deadline()
                 ticks += bool(rec.tick(now))
-        assert t.finished
+        assert t.over
         rec.close()
         data = buf.getvalue()
         kinds = [r["kind"] for r in bodies(data)]
@@ -166,7 +166,7 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
     rec.start(now=0.0)
     bots = [RandomBot(s, b"bito") for s in range(2)]
     now, steps = 0.0, 0
-    while not t.finished and steps < 3000:
+    while not t.over and steps < 3000:
         steps += 1
         if t.window is not None:
             now += 0.5
@@ -177,7 +177,7 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
             rec.tick(now)
         else:
             now = act_or_tick(rec, bots, now, 1.0)
-    assert t.finished
+    assert t.over
     rec.close()
     data = buf.getvalue()
     recs = bodies(data)
@@ -424,7 +424,7 @@ def abstain_log() -> bytes:
     rec.start(now=0.0)
     bots = [RandomBot(s, b"abstain", cheat=0.3) for s in range(4)]
     now, steps, abstained = 0.0, 0, False
-    while not t.finished and steps < 5000:
+    while not t.over and steps < 5000:
         steps += 1
         now += 0.5
         if t.court is not None:
@@ -441,7 +441,7 @@ def abstain_log() -> bytes:
             rec.answer(owing[0], bool(t.window.violations), now)
         else:
             now = act_or_tick(rec, bots, now)
-    assert t.finished
+    assert t.over
     rec.close()
     return buf.getvalue()
 

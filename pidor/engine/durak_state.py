@@ -1,11 +1,12 @@
 """«Дурак»: what each seat sees, where every card is, and the state as plain data.
 
-A mixin of :class:`pidor.engine.durak.DurakGame`; the state fields are described there.
+A mixin of :class:`pidor.engine.durak.DurakGame`: :class:`DurakState` declares every field
+and method it expects of that class; the fields' meaning is described in :mod:`.durak`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 from ..cards import card_code, parse_card
 
@@ -29,8 +30,12 @@ def _nested(lists: list[list]) -> list[list]:
 
 
 class DurakState:
+    # What the game class provides (annotations only: this mixin adds none of it).
+    name: ClassVar[str]
+    version: ClassVar[str]
+    to_act: Callable[[], list[int]]
     players: int
-    size: int
+    deck_size: int
     hard: bool
     trump: int
     trump_card: int
@@ -53,6 +58,7 @@ class DurakState:
 
     # --- views ------------------------------------------------------------------
 
+    @property
     def phase(self) -> str:
         """``bout``, ``pay`` (D12 payments pending), ``draw`` (bout over, T8) or ``over``."""
         if self.result is not None:
@@ -64,11 +70,11 @@ class DurakState:
     def view(self, seat: int | None) -> dict:
         """What ``seat`` sees (``None``: a spectator). Card codes; other hands as counts."""
         v = {
-            "game": self.name,  # type: ignore[attr-defined]
+            "game": self.name,
             "players": self.players,
-            "deck_size": self.size,
+            "deck_size": self.deck_size,
             "hard": self.hard,
-            "phase": self.phase(),
+            "phase": self.phase,
             # D1: the face-up card under the deck; once drawn it is in a hand, and a hand
             # is hidden, so only the suit stays on show.
             "trump": "cdhs"[self.trump],
@@ -84,7 +90,7 @@ class DurakState:
             "out": list(self.order),
             "discard": len(self.discard),
             "payments": [{"from": g, "to": r} for g, r in self.payments],
-            "to_act": self.to_act(),  # type: ignore[attr-defined]
+            "to_act": self.to_act(),
             "result": self.result,
         }
         if seat is not None:
@@ -114,10 +120,10 @@ class DurakState:
     def to_data(self) -> dict:
         """The whole state as plain data, cards as codes; the deck top first."""
         return {
-            "game": self.name,  # type: ignore[attr-defined]
-            "version": self.version,  # type: ignore[attr-defined]
+            "game": self.name,
+            "version": self.version,
             "players": self.players,
-            "deck_size": self.size,
+            "deck_size": self.deck_size,
             "hard": self.hard,
             "trump_card": card_code(self.trump_card),
             "first": self.first,
@@ -140,10 +146,10 @@ class DurakState:
 
     @classmethod
     def from_data(cls, data: dict):
-        if data.get("game") != cls.name:  # type: ignore[attr-defined]
-            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")  # type: ignore[attr-defined]
+        if data.get("game") != cls.name:
+            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")
         g = cls.__new__(cls)
-        g.players, g.size, g.hard = data["players"], data["deck_size"], data["hard"]
+        g.players, g.deck_size, g.hard = data["players"], data["deck_size"], data["hard"]
         g.trump_card = parse_card(data["trump_card"])
         g.trump = g.trump_card // 13
         g.first = data["first"]

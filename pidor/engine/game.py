@@ -270,6 +270,9 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """The rules have reached a result. ``Table.over`` follows once the table has
+        settled it (T7: the mark goes to the loser), which it does only while no call
+        window is open and no court sits: an action still open to a call may be undone (T6)."""
         return self.result is not None
 
     #: ``None`` while playing; then ``{"loser": seat | None, "draw": bool, "order": [seats

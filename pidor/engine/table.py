@@ -178,7 +178,12 @@ class Table:
         self.court: Court | None = None  # the sitting court (T4)
         self.honest_only: set[int] = set()  # T6 / D11
         self.timer: Timer | None = None
-        self.finished = False
+        #: The game is over at this table: its result stands. A game's end has one word,
+        #: "over", at every level: ``Game.over`` (the rules reached a result), ``Table.over``
+        #: (that result can no longer be called and undone: no window is open, no court sits,
+        #: the mark went to the loser, T7) and the table's ``state`` ``"over"``. Only the
+        #: plain data of :meth:`to_data` keeps its ``"finished"`` key.
+        self.over = False
 
     # ------------------------------------------------------------------ setup
 
@@ -191,7 +196,7 @@ class Table:
         now: float = 0.0,
     ) -> list[Event]:
         """Deal the next game at this table (the first one, or the next after a result)."""
-        if self.game is not None and not self.finished:
+        if self.game is not None and not self.over:
             raise NotNow("a game is still being played at this table")
         game_opts = {k: self.options[k] for k in self.game_cls.DEFAULTS}
         self.game = self.game_cls.new(game_opts, seed=seed, deck=deck, first=first, previous=self.previous)
@@ -208,7 +213,7 @@ class Table:
         """``idle`` (no game yet), ``play``, ``window``, ``court`` or ``over``."""
         if self.game is None:
             return "idle"
-        if self.finished:
+        if self.over:
             return "over"
         if self.court is not None:
             return "court"
@@ -218,7 +223,7 @@ class Table:
         """Seats that may take a game action now. While a window is open or the court
         sits this is empty (actions that do not open windows, like durak's «бито»,
         are still accepted during a window, T3)."""
-        if self.game is None or self.finished or self.window is not None or self.court is not None:
+        if self.game is None or self.over or self.window is not None or self.court is not None:
             return []
         return self.game.to_act()
 
@@ -396,7 +401,7 @@ class Table:
     def _playing(self) -> Game:
         if self.game is None:
             raise NotNow("no game has started at this table")
-        if self.finished:
+        if self.over:
             raise NotNow("the game is over")
         return self.game
 
@@ -471,13 +476,13 @@ class Table:
     def _settle(self, now: float) -> list[Event]:
         """With no window open and no court sitting: run the game's deferred consequences
         (T8), finish the game (T7: the mark goes to the loser) and restart game clocks."""
-        if self.window is not None or self.court is not None or self.finished:
+        if self.window is not None or self.court is not None or self.over:
             return []
         game = self.game
         events = game.advance()
         events += self._after_game_events(events)
         if game.result is not None:
-            self.finished = True
+            self.over = True
             self.previous = game.result
             self.timer = None
             self.honest_only.clear()
@@ -511,7 +516,7 @@ class Table:
             "court": None if self.court is None else self.court.to_data(),
             "honest_only": sorted(self.honest_only),
             "timer": None if self.timer is None else self.timer.to_data(),
-            "finished": self.finished,
+            "finished": self.over,
         }
 
     @classmethod
@@ -528,5 +533,5 @@ class Table:
             t.court = Court.from_data(data["court"])
         t.honest_only = set(data["honest_only"])
         t.timer = None if data["timer"] is None else Timer(*data["timer"])
-        t.finished = data["finished"]
+        t.over = data["finished"]
         return t

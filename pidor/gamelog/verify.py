@@ -268,7 +268,7 @@ def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> N
     t = rerun.table
     status = footer.get("status")
     if status == "over":
-        if not t.finished:
+        if not t.over:
             raise Mismatch(index, "the footer says the game is over, but the actions do not finish it")
         result = plain(t.game.result)
         if footer.get("result") != result:
@@ -277,7 +277,7 @@ def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> N
         if footer.get("order") != result.get("order"):
             raise Mismatch(index, "the footer's finishing order is not the game's")
     elif status == "aborted":
-        if t.finished:
+        if t.over:
             raise Mismatch(index, "the footer says aborted, but the game is over")
         if footer.get("result") is not None:
             raise Mismatch(index, "an aborted game has no result")
