@@ -10,9 +10,15 @@ Vocabulary used by every game and by the table layer (``table.py``):
   (``seat``, ``card``, ``index``); :func:`action_to_data` / :func:`action_from_data`
   convert to and from the wire form ``{"type": "beat", "card": "Th", "target": 0}``.
 * **event**: a ``dict`` with a ``"type"``. Keys that start with ``_`` are never shown to
-  anyone as they are: ``"_private"`` maps a seat to fields only that seat sees, and
-  ``"_violations"`` (on ``action`` events) lists the rule ids the action broke.
-  :func:`project` makes the one seat's form of an event; logs keep the full form.
+  anyone as they are (:func:`project` makes the one seat's form of an event; logs keep the
+  full form). This is every such key:
+
+  - ``"_private"``: maps a seat to fields only that seat sees (merged into its form);
+  - ``"_violations"`` (on ``action`` events): the rule ids the action broke;
+  - ``"_hold"`` (on «пидор»'s ``trick_closed``): the name of a table option whose seconds
+    the call window of this action lasts at least (P14: the closed trick stays visible);
+  - ``"_reset_honest"`` (on durak's ``bout_over``): the table ends every "must play
+    honestly" obligation here (D11).
 
 Errors (python-chess style, narrow classes; the server maps ``code`` to wire errors):
 
