@@ -339,11 +339,12 @@ class Game:
     def from_data(cls, data: dict) -> "Game":
         raise NotImplementedError
 
-    def snapshot(self) -> dict:
-        """A snapshot for undo; :meth:`restore` brings back exactly this state."""
+    def snapshot(self) -> Any:
+        """An undo point as plain data (a table's ``to_data`` holds the one of an open
+        window as it is); :meth:`restore` brings back exactly this state."""
         return self.to_data()
 
-    def restore(self, snapshot: dict) -> None:
+    def restore(self, snapshot: Any) -> None:
         self.__dict__.update(type(self).from_data(snapshot).__dict__)
 
     # --- helpers for subclasses ----------------------------------------------
