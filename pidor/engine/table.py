@@ -28,7 +28,8 @@ from .game import Action, ActionError, Event, Game, ImpossibleAction, shown
 from .games import GAME_IDS, game_class
 from .rules import rule_texts
 
-__all__ = ["Table", "Window", "Court", "Timer", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "MAX_SECONDS", "table_options"]
+__all__ = ["Table", "Window", "Court", "Timer", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "MAX_SECONDS",
+           "table_options"]
 
 
 class NotNow(ActionError):
@@ -153,6 +154,11 @@ class Timer:
 
     def to_data(self) -> list:
         return [self.name, self.token, self.deadline]
+
+    @classmethod
+    def from_data(cls, data: list) -> "Timer":
+        name, token, deadline = data
+        return cls(name, token, deadline)
 
 
 class Table:
@@ -493,10 +499,11 @@ class Table:
         t = game.timer()
         if t is None:
             self.timer = None
-        elif self.timer is None or (self.timer.name, self.timer.token) != t:
+        else:
             name, token = t
-            seconds = self.options[name]
-            self.timer = Timer(name, token, None if seconds is None else now + seconds)
+            if self.timer is None or self.timer.name != name or self.timer.token != token:
+                seconds = self.options[name]
+                self.timer = Timer(name, token, None if seconds is None else now + seconds)
         return events
 
     # ------------------------------------------------------------------ data
@@ -532,6 +539,6 @@ class Table:
         if data["court"] is not None:
             t.court = Court.from_data(data["court"])
         t.honest_only = set(data["honest_only"])
-        t.timer = None if data["timer"] is None else Timer(*data["timer"])
+        t.timer = None if data["timer"] is None else Timer.from_data(data["timer"])
         t.over = data["finished"]
         return t
