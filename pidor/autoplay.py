@@ -36,7 +36,7 @@ def play_game(
     actions = 0
     steps = 0
     emit = on_events or (lambda events: None)
-    while not table.finished:
+    while not table.over:
         steps += 1
         if steps > max_steps:
             raise GameTooLong(f"no result after {max_steps} steps")
@@ -62,5 +62,5 @@ def play_game(
             # Nobody wants to act: let the game's clock run out (e.g. durak's «бито», D5).
             if table.timer is None:
                 raise GameTooLong(f"stuck: seats {seats} have no action and no clock runs")
-            emit(table.tick(table.timer[2] if table.timer[2] is not None else 0.0))
+            emit(table.tick(table.timer.deadline if table.timer.deadline is not None else 0.0))
     return actions

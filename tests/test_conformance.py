@@ -50,7 +50,7 @@ def check_zones(table: Table) -> None:
 def check_mark(table: Table) -> None:
     mark = table.mark
     assert mark is None or 0 <= mark < table.game.players
-    if mark is not None and not table.finished:
+    if mark is not None and not table.over:
         assert table.game.in_game(mark), "T7: a player who left still holds the mark"
 
 
@@ -95,7 +95,7 @@ def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, 
             for s in range(players)]
     rng = Rng(seed, b"driver")
     for _ in range(MAX_STEPS):
-        if table.finished:
+        if table.over:
             break
         check_zones(table)
         check_mark(table)
@@ -120,7 +120,7 @@ def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, 
                     break
             else:
                 assert table.timer is not None, "stuck: no action and no clock"
-                events = table.tick(table.timer[2])
+                events = table.tick(table.timer.deadline)
         check_views(table, events, undone=any(e["type"] == "undo" for e in events))
     else:
         pytest.fail(f"{game} did not end within {MAX_STEPS} steps")

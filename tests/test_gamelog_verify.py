@@ -15,7 +15,8 @@ from pidor.bots import RandomBot
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.commands import verify as verify_cmd
-from pidor.gamelog.format import ZERO, chain, frame, read_log
+from pidor.gamelog.format import ZERO, chain, frame
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.jsonl import export_jsonl
 from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import verify
@@ -89,7 +90,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
         rec.start(now=100.0)
         bots = [RandomBot(s, b"tick", cheat=0.3) for s in range(3)]
         now, steps, ticks, courts = 100.0, 0, 0, 0
-        while not t.finished and steps < 5000:
+        while not t.over and steps < 5000:
             steps += 1
             if t.court is not None:
                 voters = t.waiting_votes()
@@ -101,7 +102,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
                 continue
             if t.window is not None:
                 owing = t.waiting_answers()
-                if t.window["violations"] and courts < 6:
+                if t.window.violations and courts < 6:
                     rec.answer(owing[0], True, now + 0.5)
                 elif steps % 3:
                     rec.answer(owing[0], False, now + 0.5)  # the others stay silent
@@ -124,7 +125,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
             if action is None:
                 now = t.deadline()
                 ticks += bool(rec.tick(now))
-        assert t.finished
+        assert t.over
         rec.close()
         data = buf.getvalue()
         kinds = [r["kind"] for r in bodies(data)]
@@ -165,18 +166,18 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
     rec.start(now=0.0)
     bots = [RandomBot(s, b"bito") for s in range(2)]
     now, steps = 0.0, 0
-    while not t.finished and steps < 3000:
+    while not t.over and steps < 3000:
         steps += 1
         if t.window is not None:
             now += 0.5
             for s in t.waiting_answers():
                 rec.answer(s, False, now)
-        elif t.timer is not None and t.timer[0] == "bito_timeout":
+        elif t.timer is not None and t.timer.name == "bito_timeout":
             now = t.deadline()
             rec.tick(now)
         else:
             now = act_or_tick(rec, bots, now, 1.0)
-    assert t.finished
+    assert t.over
     rec.close()
     data = buf.getvalue()
     recs = bodies(data)
@@ -423,7 +424,7 @@ def abstain_log() -> bytes:
     rec.start(now=0.0)
     bots = [RandomBot(s, b"abstain", cheat=0.3) for s in range(4)]
     now, steps, abstained = 0.0, 0, False
-    while not t.finished and steps < 5000:
+    while not t.over and steps < 5000:
         steps += 1
         now += 0.5
         if t.court is not None:
@@ -437,10 +438,10 @@ def abstain_log() -> bytes:
         abstained = False
         if t.window is not None:
             owing = t.waiting_answers()
-            rec.answer(owing[0], bool(t.window["violations"]), now)
+            rec.answer(owing[0], bool(t.window.violations), now)
         else:
             now = act_or_tick(rec, bots, now)
-    assert t.finished
+    assert t.over
     rec.close()
     return buf.getvalue()
 

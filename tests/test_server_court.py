@@ -8,7 +8,7 @@ import trio
 
 from server_helpers import act, cheat_and_call, is_event, open_table, serve
 
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 
 

@@ -74,7 +74,7 @@ class Drive:
 
     def _tick(self, now: float) -> None:
         t = self.table
-        if t is None or t.finished:
+        if t is None or t.over:
             return
         if self._abandoned_at is not None and now >= self._abandoned_at + ABANDON_AFTER:
             log.info("table %s: every person has been away for %g s; the game is aborted", self.id, ABANDON_AFTER)
@@ -84,7 +84,7 @@ class Drive:
         if d is not None and now >= d:
             self._call(self.rec.tick, now)
         for seat in self.seats:
-            if seat.turn_deadline is None or now < seat.turn_deadline or t.finished:
+            if seat.turn_deadline is None or now < seat.turn_deadline or t.over:
                 continue
             seat.turn_deadline = None
             if seat.kind != "human" or seat.index not in t.to_act():
@@ -108,7 +108,7 @@ class Drive:
         ran out with more to do."""
         for _ in range(CYCLE_BUDGET):
             t = self.table
-            if t is None or t.finished or self.closed:
+            if t is None or t.over or self.closed:
                 return False
             if t.court is not None:
                 if not self._bot_votes(now):
@@ -177,7 +177,7 @@ class Drive:
         t = self.table
         if t is None:
             return
-        seats = set(t.to_act()) if not t.finished else set()
+        seats = set(t.to_act()) if not t.over else set()
         obliged = self._obliged() if seats else set()
         clock = self.options["turn_timeout"]
         for seat in self.seats:

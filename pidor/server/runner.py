@@ -116,7 +116,7 @@ class TableRunner(Drive):
 
     @property
     def playing(self) -> bool:
-        return self.table is not None and not self.table.finished
+        return self.table is not None and not self.table.over
 
     def seat_of(self, player: int) -> Seat | None:
         for s in self.seats:
@@ -195,7 +195,7 @@ class TableRunner(Drive):
 
     def _next_deadline(self) -> float | None:
         t = self.table
-        if t is None or t.finished:
+        if t is None or t.over:
             return None
         times = [s.turn_deadline for s in self.seats if s.turn_deadline is not None]
         if self._abandoned_at is not None:
@@ -316,7 +316,7 @@ class TableRunner(Drive):
             now = trio.current_time()
             for s in humans:
                 self._snapshot(s, now)
-        if self._game_open and self.table.finished:
+        if self._game_open and self.table.over:
             self._game_over()
 
     def _server_event(self, event: Event) -> None:
