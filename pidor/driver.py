@@ -1,0 +1,112 @@
+"""The one bot driver: policies play a table's seats, one table call at a time.
+
+Every place where bots play goes through :class:`Driver`: in-process games
+(:func:`pidor.autoplay.play_game`: matches, benchmarks, tests), the server's table task
+(bot seats, and the stand-ins of away or departed players) and the conformance tests. A
+new kind of bot plugs in here, as a :class:`Policy`, and plays everywhere at once.
+
+The driver calls the table it is given: a :class:`~pidor.engine.table.Table`, a
+:class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), or any
+object with their surface (``act``, ``answer``, ``vote``, ``abstain``, ``to_act``,
+``waiting_answers``, ``waiting_votes``, ``window``, ``court``, ``finished``).
+It never runs a clock: when no policy has anything to do, :meth:`Driver.step` says so and
+its caller ticks the table (in-process) or waits for persons and clocks (the server).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, Sequence
+
+from .engine.game import Action, Event
+from .engine.seeds import Rng
+
+__all__ = ["Policy", "Driver"]
+
+
+class Policy(Protocol):
+    """One seat's decisions. ``table`` is the table as the driver has it (today policies
+    read the game through it; nothing a fair policy decides with may come from another
+    seat's hidden state). What each method returns means the same everywhere.
+
+    A policy may also have an ``auto`` attribute: the log's ``auto`` for its actions (T9:
+    ``"absent"`` when it plays for a player who is away or gone); without one, its actions
+    are the seat's own.
+    """
+
+    def choose_action(self, table: Any) -> Action | None:
+        """The seat's game action now, or ``None`` to wait (nothing to do, or durak's
+        silence, which the «бито» clock counts, D5)."""
+
+    def answer(self, table: Any) -> bool:
+        """``True`` to call («пидор!») the action in the open window, ``False`` to pass (T3)."""
+
+    def vote(self, table: Any) -> bool | None:
+        """``True`` for «пидор» (guilty), ``False`` for «чист», ``None`` to abstain (T4)."""
+
+
+class Driver:
+    """Policies play ``table``: ``policies[seat]`` decides for that seat, and a seat
+    without one (``None``: a person at the server) is awaited. ``rng`` decides which of
+    several seats that may act at once moves first (durak, D3): the same seeds give the
+    same game (T10). ``actions`` counts the game actions played."""
+
+    __slots__ = ("table", "rng", "actions", "_policies", "_autos")
+
+    def __init__(self, table: Any, policies: Sequence[Policy | None], rng: Rng) -> None:
+        self.table = table
+        self.rng = rng
+        self.actions = 0
+        self.policies = policies
+
+    @property
+    def policies(self) -> list[Policy | None]:
+        return self._policies
+
+    @policies.setter
+    def policies(self, policies: Sequence[Policy | None]) -> None:
+        """Seats change hands (the server: a player goes away, comes back, leaves)."""
+        self._policies = list(policies)
+        self._autos = [getattr(p, "auto", None) for p in self._policies]
+
+    def step(self, now: float = 0.0) -> list[Event] | None:
+        """One table call at ``now``, made for the first seat whose policy decides
+        something: while the court sits, a vote or an abstention (voters in seat order);
+        while a call window is open, an answer; else a game action, the seats that may
+        act asked in a fair rotation. Returns the call's events, or ``None`` when the game
+        is over or no policy acts now (persons and clocks are awaited)."""
+        table = self.table
+        if table.finished:
+            return None
+        policies = self._policies
+        if table.court is not None:
+            for seat in table.waiting_votes():
+                policy = policies[seat]
+                if policy is not None:
+                    guilty = policy.vote(table)
+                    if guilty is None:
+                        return table.abstain(seat, now)
+                    return table.vote(seat, guilty, now)
+            return None
+        if table.window is not None:
+            for seat in table.waiting_answers():
+                policy = policies[seat]
+                if policy is not None:
+                    return table.answer(seat, policy.answer(table), now)
+            return None
+        seats = table.to_act()
+        if len(seats) > 1:  # several may act at once: a fair order
+            k = self.rng.below(len(seats))
+            seats = seats[k:] + seats[:k]
+        for seat in seats:
+            policy = policies[seat]
+            if policy is not None:
+                action = policy.choose_action(table)
+                if action is not None:
+                    auto = self._autos[seat]
+                    if auto is None:
+                        events = table.act(seat, action, now)
+                    else:
+                        events = table.act(seat, action, now, auto=auto)
+                    self.actions += 1
+                    return events
+        return None
