@@ -1,0 +1,95 @@
+"""The one bot driver: what a policy's answers mean, and who is awaited.
+
+A seat without a policy (a person at the server) is awaited in every phase; a vote of
+``None`` abstains (T4); a policy's ``auto`` reaches the log with its actions (T9); the
+driver's Rng alone decides which of several seats that may act moves first (D3, T10)."""
+
+from __future__ import annotations
+
+import io
+
+from pidor.autoplay import play_game
+from pidor.bots import RandomBot
+from pidor.driver import Driver
+from pidor.engine.seeds import Rng
+from pidor.engine.table import Table
+from pidor.gamelog.format import read_log
+from pidor.gamelog.record import Recorder
+
+
+class Caller(RandomBot):
+    """Cheats often and calls every action."""
+
+    def answer(self, table) -> bool:
+        return True
+
+
+def test_a_seat_without_a_policy_is_awaited_in_every_phase():
+    """Seat 2 has no policy: every step that needs him returns ``None`` and changes
+    nothing; whatever he owes stays owed."""
+    t = Table({"game": "pidor", "players": 4})
+    t.start(seed=b"awaited")
+    bots = [RandomBot(s, b"a", cheat=0.5, attention=0.5) for s in range(4)]
+    driver = Driver(t, [bots[0], bots[1], None, bots[3]], Rng(b"awaited", b"driver"))
+    seen = set()
+    for _ in range(5000):
+        if driver.step() is not None:
+            continue
+        before = t.to_data()
+        assert driver.step() is None and t.to_data() == before
+        if t.court is not None:
+            assert t.waiting_votes() == [2]
+            seen.add("court")
+            t.vote(2, True)
+        elif t.window is not None:
+            assert t.waiting_answers() == [2]
+            seen.add("window")
+            t.answer(2, False)
+        elif t.finished:
+            break
+        else:
+            assert t.to_act() == [2]
+            seen.add("turn")
+            t.act(2, t.game.honest_actions(2)[0])
+    assert t.finished and seen == {"court", "window", "turn"}
+
+
+class Absent(RandomBot):
+    """Plays for a player who is away (T9): abstains, and its actions are logged so."""
+
+    auto = "absent"
+
+    def vote(self, table) -> None:
+        return None
+
+
+def test_a_vote_of_none_abstains_and_auto_reaches_the_log():
+    t = Table({"game": "pidor", "players": 4})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(32))
+    rec.start()
+    policies = [Caller(0, b"l", cheat=0.5), RandomBot(1, b"l", cheat=0.5), Absent(2, b"l"), RandomBot(3, b"l")]
+    play_game(rec, policies, Rng(b"l", b"driver"))
+    rec.close()
+    records = read_log(buf.getvalue()).records
+    acts = [r for r in records if r["kind"] == "act"]
+    assert {r["seat"] for r in acts if r.get("auto") == "absent"} == {2}
+    assert all("auto" not in r for r in acts if r["seat"] != 2)
+    abstains = [r for r in records if r["kind"] == "abstain"]
+    assert abstains and {r["seat"] for r in abstains} == {2}
+    assert not any(r["kind"] == "vote" and r["seat"] == 2 for r in records)
+
+
+def test_the_drivers_rng_alone_orders_seats_that_may_act_at_once():
+    """Durak: several seats may throw in at once (D3). The same bots with another driver
+    seed play another game; the same seeds play the same one (T10)."""
+
+    def game(driver_seed: bytes) -> list:
+        t = Table({"game": "podkidnoy", "players": 4})
+        t.start(seed=b"order")
+        events = []
+        play_game(t, [RandomBot(s, b"order") for s in range(4)], Rng(driver_seed, b"driver"), on_events=events.extend)
+        return events
+
+    assert game(b"one") == game(b"one")
+    assert game(b"one") != game(b"two")
