@@ -18,7 +18,7 @@ __all__ = ["play_game", "GameTooLong"]
 
 
 class GameTooLong(RuntimeError):
-    """A game did not end within the step bound (a bug: every game must end)."""
+    """A game did not end within its bound of table calls (a bug: every game must end)."""
 
 
 def play_game(
@@ -26,27 +26,27 @@ def play_game(
     bots: Sequence[Policy],
     rng: Rng,
     *,
-    max_steps: int = 100_000,
+    max_calls: int = 100_000,
     on_events: Callable[[list[Event]], None] | None = None,
 ) -> int:
     """Play the started game at ``table`` (a Table, or a Recorder to log it) to its end;
     returns the number of game actions. ``bots[seat]`` is the seat's policy;
     ``on_events`` receives the events of every table call (for logs and statistics).
-    ``max_steps`` bounds the table calls (a long game makes about 12,000: six players
+    ``max_calls`` bounds the table calls, ticks included (a long game makes about 12,000: six players
     who cheat, call and vote a lot, 52 cards)."""
-    driver = Driver(table, bots, rng)
-    step = driver.step
-    steps = 0
-    while not table.finished:
-        steps += 1
-        if steps > max_steps:
-            raise GameTooLong(f"no result after {max_steps} steps")
-        events = step()
-        if events is None:  # nobody acts: let the game's clock run out (e.g. «бито», D5)
-            deadline = table.deadline()
-            if deadline is None:
-                raise GameTooLong(f"stuck: seats {table.to_act()} have no action and no clock runs")
-            events = table.tick(deadline)
+    driver = Driver(table, bots, rng, on_events)
+    calls = 0
+    while True:
+        calls += driver.play(0.0, max_calls - calls)
+        if table.finished:
+            return driver.actions
+        if calls >= max_calls:
+            raise GameTooLong(f"no result after {max_calls} table calls")
+        # Nobody acts: let the game's clock run out (e.g. durak's «бито», D5).
+        deadline = table.deadline()
+        if deadline is None:
+            raise GameTooLong(f"stuck: seats {table.to_act()} have no action and no clock runs")
+        events = table.tick(deadline)
+        calls += 1
         if on_events is not None:
             on_events(events)
-    return driver.actions

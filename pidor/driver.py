@@ -8,14 +8,15 @@ new kind of bot plugs in here, as a :class:`Policy`, and plays everywhere at onc
 The driver calls the table it is given: a :class:`~pidor.engine.table.Table`, a
 :class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), or any
 object with their surface (``act``, ``answer``, ``vote``, ``abstain``, ``to_act``,
-``waiting_answers``, ``waiting_votes``, ``window``, ``court``, ``finished``).
-It never runs a clock: when no policy has anything to do, :meth:`Driver.step` says so and
+``waiting_answers``, ``waiting_votes``, ``window``, ``court``).
+It never runs a clock: when no policy has anything to do, :meth:`Driver.play` returns and
 its caller ticks the table (in-process) or waits for persons and clocks (the server).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+import math
+from typing import Any, Callable, Protocol, Sequence
 
 from .engine.game import Action, Event
 from .engine.seeds import Rng
@@ -48,13 +49,21 @@ class Driver:
     """Policies play ``table``: ``policies[seat]`` decides for that seat, and a seat
     without one (``None``: a person at the server) is awaited. ``rng`` decides which of
     several seats that may act at once moves first (durak, D3): the same seeds give the
-    same game (T10). ``actions`` counts the game actions played."""
+    same game (T10). ``on_events`` receives the events of every table call the driver
+    makes (the server's table emits them itself); ``actions`` counts the game actions."""
 
-    __slots__ = ("table", "rng", "actions", "_policies", "_autos")
+    __slots__ = ("table", "rng", "on_events", "actions", "_policies", "_autos")
 
-    def __init__(self, table: Any, policies: Sequence[Policy | None], rng: Rng) -> None:
+    def __init__(
+        self,
+        table: Any,
+        policies: Sequence[Policy | None],
+        rng: Rng,
+        on_events: Callable[[list[Event]], None] | None = None,
+    ) -> None:
         self.table = table
         self.rng = rng
+        self.on_events = on_events
         self.actions = 0
         self.policies = policies
 
@@ -68,37 +77,67 @@ class Driver:
         self._policies = list(policies)
         self._autos = [getattr(p, "auto", None) for p in self._policies]
 
-    def step(self, now: float = 0.0) -> list[Event] | None:
-        """One table call at ``now``, made for the first seat whose policy decides
-        something: while the court sits, a vote or an abstention (voters in seat order);
-        while a call window is open, an answer; else a game action, the seats that may
-        act asked in a fair rotation. Returns the call's events, or ``None`` when the game
-        is over or no policy acts now (persons and clocks are awaited)."""
+    def play(self, now: float = 0.0, budget: float = math.inf) -> int:
+        """Policies play at ``now``, one table call at a time, each for the first seat
+        whose policy decides something: while a call window is open, answers (in the
+        window's order); while the court sits, votes or abstentions (voters in seat
+        order); else a game action, the seats that may act asked in a fair rotation.
+        Stops when no policy acts (persons and clocks are awaited, or the game is over)
+        or after ``budget`` calls (the server's cycle budget); returns the number of
+        calls made."""
         table = self.table
-        if table.finished:
-            return None
         policies = self._policies
-        if table.court is not None:
-            for seat in table.waiting_votes():
-                policy = policies[seat]
-                if policy is not None:
-                    guilty = policy.vote(table)
-                    if guilty is None:
-                        return table.abstain(seat, now)
-                    return table.vote(seat, guilty, now)
-            return None
-        if table.window is not None:
-            for seat in table.waiting_answers():
-                policy = policies[seat]
-                if policy is not None:
-                    return table.answer(seat, policy.answer(table), now)
-            return None
+        emit = self.on_events
+        calls = 0
+        while calls < budget:
+            window = table.window
+            if window is not None:  # (a window and the court never sit at once)
+                called = calls
+                for seat in table.waiting_answers():
+                    policy = policies[seat]
+                    if policy is not None:
+                        events = table.answer(seat, policy.answer(table), now)
+                        calls += 1
+                        if emit is not None:
+                            emit(events)
+                        if table.window is not window or calls >= budget:
+                            break
+                if calls == called:
+                    return calls
+                continue
+            court = table.court
+            if court is not None:
+                called = calls
+                for seat in table.waiting_votes():
+                    policy = policies[seat]
+                    if policy is not None:
+                        guilty = policy.vote(table)
+                        if guilty is None:
+                            events = table.abstain(seat, now)
+                        else:
+                            events = table.vote(seat, guilty, now)
+                        calls += 1
+                        if emit is not None:
+                            emit(events)
+                        if table.court is not court or calls >= budget:
+                            break
+                if calls == called:
+                    return calls
+                continue
+            if not self._act(now):  # (nobody may act once the game is over)
+                return calls
+            calls += 1
+        return calls
+
+    def _act(self, now: float) -> bool:
+        """A game action by the first seat, in a fair rotation, whose policy acts now."""
+        table = self.table
         seats = table.to_act()
         if len(seats) > 1:  # several may act at once: a fair order
             k = self.rng.below(len(seats))
             seats = seats[k:] + seats[:k]
         for seat in seats:
-            policy = policies[seat]
+            policy = self._policies[seat]
             if policy is not None:
                 action = policy.choose_action(table)
                 if action is not None:
@@ -108,5 +147,7 @@ class Driver:
                     else:
                         events = table.act(seat, action, now, auto=auto)
                     self.actions += 1
-                    return events
-        return None
+                    if self.on_events is not None:
+                        self.on_events(events)
+                    return True
+        return False

@@ -25,18 +25,19 @@ class Caller(RandomBot):
 
 
 def test_a_seat_without_a_policy_is_awaited_in_every_phase():
-    """Seat 2 has no policy: every step that needs him returns ``None`` and changes
-    nothing; whatever he owes stays owed."""
+    """Seat 2 has no policy: once only he is awaited, the driver makes no call and
+    changes nothing; whatever he owes stays owed."""
     t = Table({"game": "pidor", "players": 4})
     t.start(seed=b"awaited")
     bots = [RandomBot(s, b"a", cheat=0.5, attention=0.5) for s in range(4)]
     driver = Driver(t, [bots[0], bots[1], None, bots[3]], Rng(b"awaited", b"driver"))
     seen = set()
     for _ in range(5000):
-        if driver.step() is not None:
-            continue
+        driver.play()
         before = t.to_data()
-        assert driver.step() is None and t.to_data() == before
+        assert driver.play() == 0 and t.to_data() == before
+        if t.finished:
+            break
         if t.court is not None:
             assert t.waiting_votes() == [2]
             seen.add("court")
@@ -45,8 +46,6 @@ def test_a_seat_without_a_policy_is_awaited_in_every_phase():
             assert t.waiting_answers() == [2]
             seen.add("window")
             t.answer(2, False)
-        elif t.finished:
-            break
         else:
             assert t.to_act() == [2]
             seen.add("turn")
@@ -93,3 +92,26 @@ def test_the_drivers_rng_alone_orders_seats_that_may_act_at_once():
 
     assert game(b"one") == game(b"one")
     assert game(b"one") != game(b"two")
+
+
+def test_a_budget_splits_the_play_without_changing_it():
+    """The server lets the driver make at most ``CYCLE_BUDGET`` calls per cycle: however
+    the play is split, the same calls come in the same order, each one counted."""
+
+    def game(budget: int) -> list:
+        t = Table({"game": "perevodnoy", "players": 5})
+        t.start(seed=b"budget")
+        events: list = []
+        bots = [RandomBot(s, b"budget", cheat=0.3, attention=0.5, false_call=0.1, acquit=0.3) for s in range(5)]
+        driver = Driver(t, bots, Rng(b"budget", b"driver"), on_events=events.append)
+        while not t.finished:
+            made = len(events)
+            calls = driver.play(budget=budget)
+            assert calls == len(events) - made and calls <= budget
+            if calls < budget and not t.finished:  # nobody acts: the «бито» clock runs out
+                events.append(t.tick(t.deadline()))
+        return events
+
+    whole = game(10 ** 6)
+    assert any(e["type"] == "court" for batch in whole for e in batch)
+    assert game(1) == whole and game(7) == whole

@@ -182,13 +182,10 @@ class Drive:
         """Bots and stand-ins until only humans are awaited; ``True`` if the cycle budget
         ran out with more to do."""
         driver = self._driver
-        if driver is None:
+        if driver is None or self.closed:  # (closed by _tick, e.g. abandoned)
             return False
         driver.policies = [self._policy(seat) for seat in self.seats]
-        for _ in range(CYCLE_BUDGET):
-            if self.closed or driver.step(now) is None:
-                return False
-        return True
+        return driver.play(now, CYCLE_BUDGET) == CYCLE_BUDGET
 
     def _policy(self, seat: Seat) -> Policy | None:
         """Who decides for ``seat`` now: its bot; for an away player, his stand-in; a
