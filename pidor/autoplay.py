@@ -32,8 +32,8 @@ def play_game(
     """Play the started game at ``table`` (a Table, or a Recorder to log it) to its end;
     returns the number of game actions. ``bots[seat]`` is the seat's policy;
     ``on_events`` receives the events of every table call (for logs and statistics).
-    ``max_calls`` bounds the table calls, ticks included (a long game makes about 12,000: six players
-    who cheat, call and vote a lot, 52 cards)."""
+    ``max_calls`` bounds the table calls, ticks included (a long game makes about
+    12,000: six players who cheat, call and vote a lot, 52 cards)."""
     driver = Driver(table, bots, rng, on_events)
     calls = 0
     while True:
