@@ -124,30 +124,25 @@ class Driver:
                 if calls == called:
                     return calls
                 continue
-            if not self._act(now):  # (nobody may act once the game is over)
+            seats = table.to_act()  # (none once the game is over)
+            if len(seats) > 1:  # several may act at once: a fair order
+                k = self.rng.below(len(seats))
+                seats = seats[k:] + seats[:k]
+            for seat in seats:
+                policy = policies[seat]
+                if policy is not None:
+                    action = policy.choose_action(table)
+                    if action is not None:
+                        auto = self._autos[seat]
+                        if auto is None:
+                            events = table.act(seat, action, now)
+                        else:
+                            events = table.act(seat, action, now, auto=auto)
+                        self.actions += 1
+                        calls += 1
+                        if emit is not None:
+                            emit(events)
+                        break
+            else:
                 return calls
-            calls += 1
         return calls
-
-    def _act(self, now: float) -> bool:
-        """A game action by the first seat, in a fair rotation, whose policy acts now."""
-        table = self.table
-        seats = table.to_act()
-        if len(seats) > 1:  # several may act at once: a fair order
-            k = self.rng.below(len(seats))
-            seats = seats[k:] + seats[:k]
-        for seat in seats:
-            policy = self._policies[seat]
-            if policy is not None:
-                action = policy.choose_action(table)
-                if action is not None:
-                    auto = self._autos[seat]
-                    if auto is None:
-                        events = table.act(seat, action, now)
-                    else:
-                        events = table.act(seat, action, now, auto=auto)
-                    self.actions += 1
-                    if self.on_events is not None:
-                        self.on_events(events)
-                    return True
-        return False
