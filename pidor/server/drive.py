@@ -87,18 +87,35 @@ class Replacement:
 
 
 class ServerTable:
-    """The game's table as the server's driver sees it: reads go to the recorder, and
-    every call goes through the runner's ``_call`` (logged, its events sent out). An
-    action played for an away player is announced first (``timeout``, reason ``away``)."""
+    """The game's table as the server's driver and its policies see it: reads go to the
+    table, and every call goes through the runner's ``_call`` to the game's recorder
+    (logged, its events sent out). An action played for an away player is announced
+    first (``timeout``, reason ``away``)."""
 
-    __slots__ = ("_runner", "_rec")
+    __slots__ = ("_runner", "_rec", "_table")
 
     def __init__(self, runner: "Drive") -> None:
         self._runner = runner
         self._rec = runner.rec
+        self._table = runner.table
+
+    # What the driver and the bots read at every step, without __getattr__.
+    window = property(lambda self: self._table.window)
+    court = property(lambda self: self._table.court)
+    game = property(lambda self: self._table.game)
+    honest_only = property(lambda self: self._table.honest_only)
+
+    def to_act(self) -> list[int]:
+        return self._table.to_act()
+
+    def waiting_answers(self) -> list[int]:
+        return self._table.waiting_answers()
+
+    def waiting_votes(self) -> list[int]:
+        return self._table.waiting_votes()
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._rec, name)
+        return getattr(self._table, name)
 
     def act(self, seat: int, action: Action, now: float, auto: str | None = None) -> list[Event]:
         runner = self._runner
