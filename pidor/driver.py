@@ -47,12 +47,14 @@ class Policy(Protocol):
 
 class Driver:
     """Policies play ``table``: ``policies[seat]`` decides for that seat, and a seat
-    without one (``None``: a person at the server) is awaited. ``rng`` decides which of
-    several seats that may act at once moves first (durak, D3): the same seeds give the
-    same game (T10). ``on_events`` receives the events of every table call the driver
-    makes (the server's table emits them itself); ``actions`` counts the game actions."""
+    without one (``None``: a person at the server) is awaited. ``policies`` is read at
+    every step, so seats may change hands between calls (the server's seats do: a player
+    goes away, comes back, leaves). ``rng`` decides which of several seats that may act at
+    once moves first (durak, D3): the same seeds give the same game (T10). ``on_events``
+    receives the events of every table call the driver makes (the server's table emits
+    them itself); ``actions`` counts the game actions."""
 
-    __slots__ = ("table", "rng", "on_events", "actions", "_policies", "_autos")
+    __slots__ = ("table", "policies", "rng", "on_events", "actions")
 
     def __init__(
         self,
@@ -62,20 +64,10 @@ class Driver:
         on_events: Callable[[list[Event]], None] | None = None,
     ) -> None:
         self.table = table
+        self.policies = policies
         self.rng = rng
         self.on_events = on_events
         self.actions = 0
-        self.policies = policies
-
-    @property
-    def policies(self) -> list[Policy | None]:
-        return self._policies
-
-    @policies.setter
-    def policies(self, policies: Sequence[Policy | None]) -> None:
-        """Seats change hands (the server: a player goes away, comes back, leaves)."""
-        self._policies = list(policies)
-        self._autos = [getattr(p, "auto", None) for p in self._policies]
 
     def play(self, now: float = 0.0, budget: float = math.inf) -> int:
         """Policies play at ``now``, one table call at a time, each for the first seat
@@ -86,7 +78,7 @@ class Driver:
         or after ``budget`` calls (the server's cycle budget); returns the number of
         calls made."""
         table = self.table
-        policies = self._policies
+        policies = self.policies
         emit = self.on_events
         calls = 0
         while calls < budget:
@@ -133,7 +125,7 @@ class Driver:
                 if policy is not None:
                     action = policy.choose_action(table)
                     if action is not None:
-                        auto = self._autos[seat]
+                        auto = getattr(policy, "auto", None)
                         if auto is None:
                             events = table.act(seat, action, now)
                         else:

@@ -29,7 +29,7 @@ from ..driver import Driver, Policy
 from ..engine.game import Action, ActionError, Event
 from .seating import Seat
 
-__all__ = ["Drive", "ServerTable", "AwayStandIn", "Replacement", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
+__all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Replacement", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
 
 #: Table calls made by bots and stand-ins in one cycle before the table task yields.
 CYCLE_BUDGET = 200
@@ -84,6 +84,28 @@ class Replacement:
 
     def vote(self, table) -> bool:
         return self.bot.vote(table)
+
+
+class SeatPolicies:
+    """Who decides for each seat, as the seats are now (the driver reads it at every
+    step): a bot seat's bot; for an away player, his stand-in; a connected player decides
+    himself (``None``: the driver awaits him)."""
+
+    __slots__ = ("_seats",)
+
+    def __init__(self, seats: list[Seat]) -> None:
+        self._seats = seats
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __getitem__(self, index: int) -> Policy | None:
+        seat = self._seats[index]
+        if seat.kind == "bot":
+            return Replacement(seat.bot) if seat.replaced else seat.bot
+        if seat.kind == "human" and seat.conn is None:
+            return AwayStandIn(seat.index)
+        return None
 
 
 class ServerTable:
@@ -141,8 +163,8 @@ class Drive:
         return set(t.game.obliged()) if t.to_act() else set()
 
     def _new_driver(self) -> Driver:
-        """The driver of a game that starts (its policies are set each cycle)."""
-        return Driver(ServerTable(self), (), self._rng)
+        """The driver of a game that starts."""
+        return Driver(ServerTable(self), SeatPolicies(self.seats), self._rng)
 
     def _stand_in_action(self, seat: int) -> Action | None:
         """The honest bot's action for a human seat whose turn clock ran out (T9)."""
@@ -201,17 +223,7 @@ class Drive:
         driver = self._driver
         if driver is None or self.closed:  # (closed by _tick, e.g. abandoned)
             return False
-        driver.policies = [self._policy(seat) for seat in self.seats]
         return driver.play(now, CYCLE_BUDGET) == CYCLE_BUDGET
-
-    def _policy(self, seat: Seat) -> Policy | None:
-        """Who decides for ``seat`` now: its bot; for an away player, his stand-in; a
-        connected player decides himself (``None``: the driver awaits him)."""
-        if seat.kind == "bot":
-            return Replacement(seat.bot) if seat.replaced else seat.bot
-        if seat.kind == "human" and seat.conn is None:
-            return AwayStandIn(seat.index)
-        return None
 
     def _prompt(self, now: float) -> None:
         t = self.table
