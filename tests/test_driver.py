@@ -2,7 +2,9 @@
 
 A seat without a policy (a person at the server) is awaited in every phase; a vote of
 ``None`` abstains (T4); a policy's ``auto`` reaches the log with its actions (T9); the
-driver's Rng alone decides which of several seats that may act moves first (D3, T10)."""
+driver's Rng alone decides which of several seats that may act moves first (D3, T10); a
+budget splits the play without changing it. And the server's stand-in of an away player
+is a policy like any other."""
 
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.format import read_log
 from pidor.gamelog.record import Recorder
+from pidor.server.drive import AwayStandIn
 
 
 class Caller(RandomBot):
-    """Cheats often and calls every action."""
+    """Calls every action."""
 
     def answer(self, table) -> bool:
         return True
@@ -115,3 +118,34 @@ def test_a_budget_splits_the_play_without_changing_it():
     whole = game(10 ** 6)
     assert any(e["type"] == "court" for batch in whole for e in batch)
     assert game(1) == whole and game(7) == whole
+
+
+def test_an_away_players_stand_in_passes_abstains_and_says_bito_only_when_not_obliged():
+    """T9/T4/D5: seat 1's player is away. His stand-in never calls, abstains in every
+    court, says «бито» at once when the game does not wait on him, and leaves what he
+    owes to his turn clock (here it runs out at once, not after AWAY_TURN)."""
+    t = Table({"game": "podkidnoy", "players": 4})
+    buf = io.BytesIO()
+    rec = Recorder(t, buf, server_seed=bytes(32))
+    rec.start()
+    bots = [RandomBot(s, b"away", cheat=0.3, attention=0.7) for s in range(4)]
+    driver = Driver(rec, [bots[0], AwayStandIn(1), bots[2], bots[3]], Rng(b"away", b"driver"))
+    clock = RandomBot(1, b"turn clock")
+    turns = 0
+    for _ in range(10_000):
+        driver.play()
+        if t.finished:
+            break
+        if 1 in t.to_act() and 1 in t.game.obliged():
+            turns += 1
+            rec.act(1, clock.choose_action(t), auto="timeout")
+        else:
+            rec.tick(t.deadline())
+    rec.close()
+    records = read_log(buf.getvalue()).records
+    mine = [r for r in records if r.get("seat") == 1]
+    assert t.finished and turns
+    assert {r["kind"] for r in mine} == {"act", "abstain"}  # no call, no vote
+    assert all(r["action"] == {"type": "bito"} for r in mine if r.get("auto") == "absent")
+    assert any(r.get("auto") == "absent" for r in mine)
+    assert any(1 in r["passed"]["seats"] for r in records if "passed" in r)  # he passes, never calls
