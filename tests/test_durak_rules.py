@@ -652,10 +652,7 @@ def test_random_honest_games_end_with_a_result_and_keep_every_card(cls):
                 g.on_timer("bito_timeout")
                 continue
             s = rng.choice(seats)
-            honest = g.honest_actions(s)
-            # The fast enumeration agrees with actions() + check().
-            assert sorted(honest) == sorted(a for a in g.actions(s) if not g.check(s, a))
-            action = rng.choice(honest)
+            action = rng.choice(g.honest_actions(s))
             assert g.apply(s, action)[0]["_violations"] == []
             check_zones(g)
             if step % 17 == 0:

@@ -88,6 +88,7 @@ class TableRunner(Drive):
         self.rec: Recorder | None = None  # its Recorder: every table call of a game goes through it
         self._occupants: list[tuple] = []
         self._standins: dict[int, RandomBot] = {}
+        self._driver = None  # the running game's bot driver (Drive._new_driver)
         self._rng = Rng(self.server.new_seed(), b"runner")
         self._next_seed = self.server.new_seed()  # T10: the next deal's secret server seed
         self._pending: dict[Any, list[bytes]] = {}
@@ -452,6 +453,7 @@ class TableRunner(Drive):
         server_seed, self._next_seed = self._next_seed, self.server.new_seed()
         game_log.begin(server_seed, bot_seed, self._standin_seed)
         self.game_log, self.rec = game_log, game_log.rec
+        self._driver = self._new_driver()
         for s in self.seats:
             s.seed = None
         self._game_open = True
