@@ -29,15 +29,29 @@ class LazyGroup(click.Group):
             return None
         module, attr, short = COMMANDS[name]
         try:
-            return getattr(import_module(module), attr)
-        except (ImportError, AttributeError) as e:  # a command not installed in this build
-            why = str(e)
+            loaded = import_module(module)
+        except ModuleNotFoundError as e:
+            if not _is_left_out(module, e.name):
+                raise  # a bug or a broken install: never passed off as a build choice
+            return _unavailable(name, short, str(e))
+        return getattr(loaded, attr)
 
-            @click.command(name=name, help=f"{short} (unavailable: {why})")
-            def unavailable() -> None:
-                raise click.ClickException(f"'pidor {name}' is not available in this build: {why}")
 
-            return unavailable
+def _unavailable(name: str, short: str, why: str) -> click.Command:
+    """A stand-in for a command this build leaves out: it says so, and why."""
+
+    @click.command(name=name, help=f"{short} (unavailable: {why})")
+    def unavailable() -> None:
+        raise click.ClickException(f"'pidor {name}' is not available in this build: {why}")
+
+    return unavailable
+
+
+def _is_left_out(module: str, missing: str | None) -> bool:
+    """Whether the missing module is the command's module or a package holding it (this
+    build leaves the command out). A missing dependency, or an ``ImportError`` raised
+    inside the command's code, is not: it is raised as it is."""
+    return missing is not None and (module == missing or module.startswith(missing + "."))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -164,9 +164,9 @@ def run_match(
         path = None if out_dir is None else out_dir / f"{game}-{g + 1:05d}.plog"
         rec = Recorder(table, path, seats=seats, server_seed=_mac(base, b"server", gb), seat_seeds=seat_seeds)
         count(rec.start())
-        driver = rec if path is not None else table  # without a log, skip the recorder
+        target = rec if path is not None else table  # without a log, skip the recorder
         try:
-            result.actions += play_game(driver, bots, Rng(_mac(base, b"driver", gb), b"driver"), on_events=count)
+            result.actions += play_game(target, bots, Rng(_mac(base, b"driver", gb), b"driver"), on_events=count)
         except GameTooLong:
             rec.close(aborted="the game did not end within the step bound")
             raise

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pidor.gamelog.format import read_log  # noqa: E402
+from pidor.gamelog.reader import read_log  # noqa: E402
 from pidor.gamelog.verify import Rerun, verify_data  # noqa: E402
 from pidor.match import run_match  # noqa: E402
 

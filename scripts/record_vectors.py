@@ -106,7 +106,7 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
                 e = m["event"]
                 if e["type"] == "window" and seat in e["owing"]:
                     call = name == "pidor" and state["cheated"] and not state["false_call"] \
-                        and not runner.table.window["violations"]
+                        and not runner.table.window.violations
                     state["false_call"] = state["false_call"] or call
                     await c.request({"type": "call" if call else "pass"})
                 elif e["type"] == "court" and seat in e["voters"]:

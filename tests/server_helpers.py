@@ -1,8 +1,8 @@
-"""Helpers for server tests: a server on port 0, scripted clients, the hidden-card audit;
-and, for tests without sockets, the server's parts alone through their seams
-(:mod:`pidor.server.seams`): a fake client (:class:`FakePeer`), a fake house for a table
-task (:class:`FakeHouse`), a fake server for a lobby (:class:`FakeLobbyServer`) and an
-in-memory listener for a whole server (:class:`MemoryListener`)."""
+"""Helpers for server tests: a server on port 0 (or on in-memory streams), scripted
+clients, the hidden-card audit; and, for tests without sockets, the server's parts alone
+through their seams (:mod:`pidor.server.seams`): a fake client (:class:`FakePeer`), a fake
+house for a table task (:class:`FakeHouse`) and a fake server for a lobby
+(:class:`FakeLobbyServer`)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from pidor.server.store import Store
 from pidor.server.testing import Client, connect
 
 __all__ = ["is_event", "open_table", "act", "cheat_and_call", "serve", "Audit", "fixed_seeds", "seated_client",
-           "play_until", "strings_in", "events_of", "FakePeer", "FakeHouse", "FakeLobbyServer", "MemoryListener"]
+           "play_until", "strings_in", "events_of", "MemoryListener", "open_client", "FakePeer", "FakeHouse",
+           "FakeLobbyServer"]
 
 
 def fixed_seeds(label: str):
@@ -87,23 +88,64 @@ class FastLimits(Limits):
     HELLO_TIMEOUT = 5.0
 
 
+class MemoryListener(trio.abc.Listener):
+    """Connections over in-memory streams (``trio.testing``) instead of TCP. No kernel sits
+    between client and server, so under ``autojump_clock`` the clock moves only when both
+    wait; over TCP it may jump while bytes are in flight. The server sees the peer ``?``."""
+
+    def __init__(self) -> None:
+        self._send, self._accepted = trio.open_memory_channel(math.inf)
+
+    async def accept(self) -> trio.abc.Stream:
+        return await self._accepted.receive()
+
+    async def aclose(self) -> None:
+        pass
+
+    async def connect(self) -> Client:
+        return (await self.connect_ends())[0]
+
+    async def connect_ends(self, *, lockstep: bool = False) -> tuple[Client, trio.StapledStream]:
+        """A client and the server's end of its connection. ``lockstep``: each write of
+        the server waits until the client reads it (a client that stops reading stalls
+        the server's writer, as a full socket does); else the server's end is a pair of
+        ``MemorySendStream``/``MemoryReceiveStream`` (``put_data`` feeds the server)."""
+        pair = trio.testing.lockstep_stream_pair if lockstep else trio.testing.memory_stream_pair
+        client_end, server_end = pair()
+        self._send.send_nowait(server_end)
+        return Client(client_end), server_end
+
+
+async def open_client(where: int | MemoryListener) -> Client:
+    """A new connection to a server: ``where`` is its TCP port or its ``MemoryListener``."""
+    return await connect(where) if isinstance(where, int) else await where.connect()
+
+
 @asynccontextmanager
-async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=None, logs=None):
+async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=None, logs=None, memory=False):
     """A server on a free port: ``async with serve() as (server, port)``; ``logs``: the
-    directory for its game logs (default none)."""
+    directory for its game logs (default none). ``memory``: the server listens on a
+    :class:`MemoryListener` instead, yielded in place of the port (the helpers below take
+    either)."""
     server = Server(Store(":memory:"), audit=audit, limits=limits, seed_source=fixed_seeds(seeds),
                     log_sink=log_sink, logs=logs)
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(server.run, "127.0.0.1", 0)
+        if memory:
+            where = MemoryListener()
+            await nursery.start(server.serve, [where])
+        else:
+            where = await nursery.start(server.run, "127.0.0.1", 0)
         try:
-            yield server, port
+            yield server, where
         finally:
             nursery.cancel_scope.cancel()
 
 
-async def seated_client(port: int, name: str, table: int | None = None, options: dict | None = None) -> Client:
-    """A client that said hello and created (``options``) or joined (``table``) a table."""
-    c = await connect(port)
+async def seated_client(port: int | MemoryListener, name: str, table: int | None = None,
+                        options: dict | None = None) -> Client:
+    """A client that said hello and created (``options``) or joined (``table``) a table
+    (``port``: see :func:`open_client`)."""
+    c = await open_client(port)
     welcome = await c.hello(name)
     assert welcome["type"] == "welcome", welcome
     c.token = welcome["token"]
@@ -352,22 +394,3 @@ class FakeLobbyServer:
         self.opened.append(runner)
         return runner
 
-
-class MemoryListener(trio.abc.Listener):
-    """A listener of in-memory streams, for a whole :class:`Server` without sockets:
-    ``await listener.connect()`` gives a :class:`Client` of a new connection."""
-
-    def __init__(self) -> None:
-        self._send, self._receive = trio.open_memory_channel(math.inf)
-
-    async def connect(self) -> Client:
-        client_end, server_end = trio.testing.memory_stream_pair()
-        self._send.send_nowait(server_end)
-        return Client(client_end)
-
-    async def accept(self) -> trio.abc.Stream:
-        return await self._receive.receive()
-
-    async def aclose(self) -> None:
-        self._receive.close()
-        await trio.lowlevel.checkpoint()

@@ -17,10 +17,10 @@ from pidor.gamelog.format import (
     chain,
     frame,
     plain,
-    read_log,
     read_msgpack,
 )
 from pidor.gamelog.jsonl import export_jsonl, read_jsonl
+from pidor.gamelog.reader import read_log, sniff
 from pidor.match import run_match
 
 
@@ -207,6 +207,15 @@ def test_jsonl_round_trip_is_byte_exact(game_log):
         assert msgpack.packb(obj) == body
     # read_log tells the two forms apart by themselves.
     assert read_log(text.encode()).records == log.records
+
+
+def test_the_reader_tells_the_two_forms_apart(game_log):
+    text = export_jsonl(read_msgpack(game_log)).encode()
+    assert sniff(game_log) == "msgpack" and sniff(text) == "jsonl"
+    assert sniff(b"") == "msgpack"  # a log cut short before its header
+    assert sniff(b"\xef\xbb\xbf\n  " + text) == "jsonl"  # a BOM and blank space first
+    assert sniff(b"PK\x03\x04: a zip file") is None
+    assert read_log(text).source == "jsonl" and read_log(game_log).source == "msgpack"
 
 
 def test_jsonl_tampering_and_cut_lines(game_log):

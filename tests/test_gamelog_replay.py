@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from pidor.cards import card_text, parse_card
 from pidor.engine.rules import RULES
 from pidor.gamelog.commands import export as export_cmd, replay as replay_cmd, verify as verify_cmd
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.replay import replay_lines
 from pidor.match import run_match
 

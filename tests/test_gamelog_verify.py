@@ -15,11 +15,13 @@ from pidor.bots import RandomBot
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.commands import verify as verify_cmd
-from pidor.gamelog.format import ZERO, chain, frame, read_log
+from pidor.gamelog.format import ZERO, chain, frame
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.jsonl import export_jsonl
 from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import verify
 from pidor.autoplay import play_game
+from pidor.driver import Driver
 from pidor.match import run_match
 
 CHEATY = "builtin:random:cheat=0.2,attention=0.6,false_call=0.05,acquit=0.4"
@@ -81,50 +83,32 @@ def test_logs_of_every_game_verify_with_cheats_calls_ties_and_payments(logs):
 
 
 def test_timeouts_and_clocks_are_logged_and_verified():
-    """T3/T4/D5: windows, courts and «бито» that end on the clock, as ticks; T9 auto acts."""
+    """T3/T4/D5: windows, courts and «бито» that end on the clock, as ticks; T9 auto acts.
+    Seats 3 and 4 are people who never answer, vote or act: the driver awaits them (no
+    policy), so their windows, votes and silence run out on the clock, and when the game
+    waits on one of them his turn clock runs out and the honest bot plays for him
+    (``auto: timeout``)."""
     for game in ("pidor", "podkidnoy"):
-        t = Table({"game": game, "players": 3})
+        t = Table({"game": game, "players": 5})
         buf = io.BytesIO()
-        rec = Recorder(t, buf, server_seed=bytes(range(32)), seat_seeds=[b"x", None, b"y"])
+        rec = Recorder(t, buf, server_seed=bytes(range(32)), seat_seeds=[b"x", None, b"y", None, None])
         rec.start(now=100.0)
-        bots = [RandomBot(s, b"tick", cheat=0.3) for s in range(3)]
-        now, steps, ticks, courts = 100.0, 0, 0, 0
-        while not t.finished and steps < 5000:
-            steps += 1
-            if t.court is not None:
-                voters = t.waiting_votes()
-                if voters and steps % 2:
-                    rec.vote(voters[0], True, now)
-                now = t.deadline() if t.deadline() is not None else now
-                ticks += bool(rec.tick(now))
-                courts += 1
-                continue
-            if t.window is not None:
-                owing = t.waiting_answers()
-                if t.window["violations"] and courts < 6:
-                    rec.answer(owing[0], True, now + 0.5)
-                elif steps % 3:
-                    rec.answer(owing[0], False, now + 0.5)  # the others stay silent
-                    if t.window is not None:
-                        now = t.deadline()
-                        ticks += bool(rec.tick(now))
-                else:
-                    now = t.deadline()
-                    ticks += bool(rec.tick(now))
-                continue
-            seats = t.to_act()
-            action = None
-            for s in seats:
-                action = bots[s].choose_action(t)
-                if action is not None:
-                    auto = "timeout" if (steps % 7 == 0 and action in t.game.honest_actions(s)) else None
-                    rec.act(s, action, now + 1.0, auto=auto)
-                    now += 1.0
-                    break
-            if action is None:
+        bots = [RandomBot(s, b"tick", cheat=0.3, attention=0.6, acquit=0.3) for s in range(3)]
+        driver = Driver(rec, [*bots, None, None], Rng(b"tick", b"driver"))
+        stand_ins = {s: RandomBot(s, b"stand-in") for s in (3, 4)}
+        now = 100.0
+        for _ in range(100_000):
+            driver.play(now)  # the bots answer, vote and act at once (T3)
+            if t.over:
+                break
+            owed = [s for s in t.game.obliged() if s in stand_ins and s in t.to_act()]
+            if owed:
+                now += 5.0  # his turn clock
+                rec.act(owed[0], stand_ins[owed[0]].choose_action(t), now, auto="timeout")
+            else:
                 now = t.deadline()
-                ticks += bool(rec.tick(now))
-        assert t.finished
+                rec.tick(now)
+        assert t.over
         rec.close()
         data = buf.getvalue()
         kinds = [r["kind"] for r in bodies(data)]
@@ -134,7 +118,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
         assert report.ok, report
         # A different clock reading changes the deadlines the events carry.
         recs = bodies(data)
-        k = next(i for i, r in enumerate(recs) if r["kind"] == "act" and i > 3)
+        k = next(i for i, r in enumerate(recs) if r["kind"] == "act" and any("deadline" in e for e in r["events"]))
         recs[k]["now"] += 0.25
         report = check(forge(recs))
         assert report.status == "failed" and report.record == k and "event" in report.reason
@@ -165,18 +149,18 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
     rec.start(now=0.0)
     bots = [RandomBot(s, b"bito") for s in range(2)]
     now, steps = 0.0, 0
-    while not t.finished and steps < 3000:
+    while not t.over and steps < 3000:
         steps += 1
         if t.window is not None:
             now += 0.5
             for s in t.waiting_answers():
                 rec.answer(s, False, now)
-        elif t.timer is not None and t.timer[0] == "bito_timeout":
+        elif t.timer is not None and t.timer.name == "bito_timeout":
             now = t.deadline()
             rec.tick(now)
         else:
             now = act_or_tick(rec, bots, now, 1.0)
-    assert t.finished
+    assert t.over
     rec.close()
     data = buf.getvalue()
     recs = bodies(data)
@@ -414,33 +398,23 @@ def test_cli_every_flipped_byte_fails(tmp_path):
         assert report.status in ("failed", "unfinished") or (off == 0 and report.status == "unusable"), off
 
 
+class AwayVoter(RandomBot):
+    """Calls every violation; in a court with two voters the first abstains (T4: as if
+    he were away) and the other votes."""
+
+    def vote(self, table) -> bool | None:
+        return None if len(table.waiting_votes()) > 1 else super().vote(table)
+
+
 def abstain_log() -> bytes:
-    """A 4-player «пидор» game where, in every court, the first voter abstains (T4: he is
-    away) and the other votes; every violation is called."""
+    """A 4-player «пидор» game where, in every court, the first voter abstains and the
+    other votes; every violation is called."""
     t = Table({"game": "pidor", "players": 4})
     buf = io.BytesIO()
     rec = Recorder(t, buf, server_seed=bytes(range(32)))
-    rec.start(now=0.0)
-    bots = [RandomBot(s, b"abstain", cheat=0.3) for s in range(4)]
-    now, steps, abstained = 0.0, 0, False
-    while not t.finished and steps < 5000:
-        steps += 1
-        now += 0.5
-        if t.court is not None:
-            voters = sorted(t.waiting_votes())
-            if not abstained:
-                rec.abstain(voters[0], now)
-                abstained = True
-            else:
-                rec.vote(voters[0], bool(steps % 2), now)
-            continue
-        abstained = False
-        if t.window is not None:
-            owing = t.waiting_answers()
-            rec.answer(owing[0], bool(t.window["violations"]), now)
-        else:
-            now = act_or_tick(rec, bots, now)
-    assert t.finished
+    rec.start()
+    play_game(rec, [AwayVoter(s, b"abstain", cheat=0.3, attention=1.0, acquit=0.5) for s in range(4)],
+              Rng(b"abstain", b"driver"))
     rec.close()
     return buf.getvalue()
 

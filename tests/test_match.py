@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.match import match, run_match
 

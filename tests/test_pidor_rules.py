@@ -384,7 +384,6 @@ def test_random_honest_playouts_end_and_keep_every_card():
             (seat,) = g.to_act()
             honest = g.honest_actions(seat)
             if step % 17 == 0:
-                assert sorted(honest) == sorted(a for a in g.actions(seat) if not g.check(seat, a))
                 d = g.to_data()
                 assert PidorGame.from_data(d).to_data() == d
             events = g.apply(seat, honest[rng.below(len(honest))])

@@ -8,7 +8,7 @@ import pytest
 
 from pidor.cards import deck as full_deck, parse_cards
 from pidor.engine.game import project
-from pidor.engine.pidor import PidorGame, beats
+from pidor.engine.pidor import PidorGame
 
 from pidor_scenarios import (
     C, assert_unchanged, codes, hand, of_type, p15_game, play_deal, tricks_game, zones_partition,
@@ -84,8 +84,9 @@ def test_P11_nobody_left_to_give_and_one_player_with_cards_ends_the_game():
     ("7s", "As", 1, 36, False),
 ])
 def test_P12_what_beats_what(card, target, trump, size, expected):
-    low_i = 0 if size == 52 else 4
-    assert beats(C(card), C(target), trump, low_i) is expected
+    dealt = PidorGame.new({"players": 2, "deck": size}, seed=b"P12").to_data()
+    g = PidorGame.from_data({**dealt, "trump": trump})
+    assert g.beats(C(card), C(target)) is expected
 
 
 def test_P12_beat_that_does_not_beat_is_recorded():
@@ -292,4 +293,4 @@ def test_T3_P14_a_trick_closing_action_keeps_the_full_call_window(call_window, t
     assert window["deadline"] == (None if length is None else 10.0 + length)
     assert t.tick(10.0 + 1.9) == [] and t.window is not None
     called = t.answer(0, True, 10.0 + 1.9)
-    assert of_type(called, "court") and t.court["accused"] == 2
+    assert of_type(called, "court") and t.court.accused == 2

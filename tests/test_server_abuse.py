@@ -3,6 +3,8 @@ while a game at another table finishes normally."""
 
 from __future__ import annotations
 
+import logging
+
 import msgpack
 import pytest
 import trio
@@ -41,7 +43,7 @@ async def test_protocol_violations_get_an_error_then_close(name, data, code):
             await c.receive()
 
 
-async def test_misbehaving_clients_do_not_disturb_another_table(autojump_clock):
+async def test_misbehaving_clients_do_not_disturb_another_table(autojump_clock, caplog):
     async with serve() as (server, port):
         player = await seated_client(port, "good", options={"game": "pidor", "players": 3, "bots": 2})
         assert (await player.request({"type": "start"}))["type"] == "ok"
@@ -80,5 +82,10 @@ async def test_misbehaving_clients_do_not_disturb_another_table(autojump_clock):
             nursery.start_soon(abusers)
             nursery.start_soon(play)
         assert dropped.is_set()
-        assert hog_player not in server.lobby.online  # the slow reader was dropped
+        assert hog_player not in server.lobby.online  # the slow reader was dropped, as a slow reader:
+        why = [r.getMessage().split(" dropped: ")[1] for r in caplog.records
+               if r.levelno == logging.WARNING and f"player={hog_player}> dropped: " in r.getMessage()]
+        limits = server.limits
+        assert why in ([f"over {limits.QUEUE_BYTES} bytes wait to be sent (a slow reader)"],
+                       [f"a write took longer than {limits.WRITE_TIMEOUT:g} s"]), why
         assert results["good"]["number"] == 1 and results["good"]["result"] is not None

@@ -1,5 +1,7 @@
 """The clocks, on trio's virtual clock (autojump_clock): T3 call window, T4 the 30-second
-vote, D5 the 10-second «бито», T9 the turn clock (60 s with a human seated)."""
+vote, D5 the 10-second «бито», T9 the turn clock (60 s with a human seated). The clients
+connect over in-memory streams: the virtual clock moves only when client and server both
+wait (over TCP it may jump while bytes are in flight), so the times are exact."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ from server_helpers import cheat_and_call, is_event, open_table, seated_client, 
 
 
 async def test_vote_times_out_after_30_seconds_T4(autojump_clock):
-    async with serve(seeds="vote-clock") as (server, port):
-        clients = await open_table(port, 3)
+    async with serve(seeds="vote-clock", memory=True) as (server, listener):
+        clients = await open_table(listener, 3)
         x, y, _, court, _ = await cheat_and_call(server, clients)
         t0 = trio.current_time()
         assert court["deadline"] == 30.0  # seconds from when the frame was sent
@@ -22,8 +24,8 @@ async def test_vote_times_out_after_30_seconds_T4(autojump_clock):
 
 
 async def test_call_window_closes_after_call_window_seconds_T3(autojump_clock):
-    async with serve(seeds="window-clock") as (server, port):
-        c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2,
+    async with serve(seeds="window-clock", memory=True) as (server, listener):
+        c = await seated_client(listener, "solo", options={"game": "pidor", "players": 3, "bots": 2,
                                                         "call_window": 2.0})
         assert (await c.request({"type": "start"}))["type"] == "ok"
         # Wait for a bot's action window that this seat owes, and stay silent.
@@ -42,8 +44,8 @@ async def test_call_window_closes_after_call_window_seconds_T3(autojump_clock):
 
 
 async def test_turn_timeout_plays_the_seat_honestly_T9(autojump_clock):
-    async with serve(seeds="turn-clock") as (server, port):
-        c = await seated_client(port, "sleepy", options={"game": "pidor", "players": 3, "bots": 2})
+    async with serve(seeds="turn-clock", memory=True) as (server, listener):
+        c = await seated_client(listener, "sleepy", options={"game": "pidor", "players": 3, "bots": 2})
         assert (await c.request({"type": "start"}))["type"] == "ok"
         # Answer windows at once, but never act on a turn.
         while True:
@@ -64,9 +66,9 @@ async def test_turn_timeout_plays_the_seat_honestly_T9(autojump_clock):
 async def test_bito_after_10_seconds_of_silence_D5(autojump_clock):
     """Podkidnoy, two human seats: the defender covers what he can, the attacker never
     throws in nor says «бито»: the bout ends by the clock, 10 s after the last cover."""
-    async with serve(seeds="bito-clock") as (server, port):
-        a = await seated_client(port, "a", options={"game": "podkidnoy", "players": 2})
-        b = await seated_client(port, "b", table=a.table)
+    async with serve(seeds="bito-clock", memory=True) as (server, listener):
+        a = await seated_client(listener, "a", options={"game": "podkidnoy", "players": 2})
+        b = await seated_client(listener, "b", table=a.table)
         assert (await a.request({"type": "start"}))["type"] == "ok"
         runner = server.lobby.tables[a.table]
         found = {}

@@ -8,7 +8,7 @@ import trio
 
 from server_helpers import act, cheat_and_call, is_event, open_table, serve
 
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 
 
@@ -96,9 +96,11 @@ async def test_votes_and_answers_out_of_place_are_refused(autojump_clock):
 async def test_an_away_voter_abstains_at_once_T4(when, tmp_path, autojump_clock):
     """A voter who is disconnected when the court opens (``before``), or disconnects while
     it sits (``during``), abstains at once: the verdict comes without waiting for the
-    vote deadline, and the game's log (with its ``abstain`` record) verifies."""
-    async with serve(seeds=f"court-away-{when}", logs=tmp_path) as (server, port):
-        clients = await open_table(port, 4)
+    vote deadline, and the game's log (with its ``abstain`` record) verifies. (Over
+    in-memory streams: the virtual clock cannot reach the vote deadline while the news of
+    the closed connection is in flight.)"""
+    async with serve(seeds=f"court-away-{when}", logs=tmp_path, memory=True) as (server, listener):
+        clients = await open_table(listener, 4)
         runner = server.lobby.tables[clients[0].table]
         vote_timeout = runner.options["vote_timeout"]
         x = runner.table.to_act()[0]

@@ -1,5 +1,6 @@
-"""Whole games over real TCP: scripted clients and built-in bots, every game type;
-no frame sent to a seat holds another seat's hidden cards (checked on the bytes)."""
+"""Whole games over the wire (real TCP; in-memory streams where a turn clock must not run
+out while bytes are in flight): scripted clients and built-in bots, every game type; no
+frame sent to a seat holds another seat's hidden cards (checked on the bytes)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,17 @@ def is_results(msg) -> bool:
 
 
 @pytest.mark.parametrize("game,players,deck", GAMES)
-async def test_full_game_human_and_bots(game, players, deck):
+async def test_full_game_human_and_bots(game, players, deck, autojump_clock):
     audit = Audit()
-    async with serve(audit=audit, seeds=f"full-{game}") as (server, port):
+    async with serve(audit=audit, seeds=f"full-{game}", memory=True) as (server, listener):
         opts = {"game": game, "players": players, "deck": deck, "bots": ["builtin:random:cheat=0.2,attention=0.5"] * (players - 1)}
-        c = await seated_client(port, "solo", options=opts)
+        c = await seated_client(listener, "solo", options=opts)
         assert (await c.request({"type": "start"}))["type"] == "ok"
         rng = random.Random(1)
         end = await play_until(c, is_results, choose=lambda options, m: rng.choice(options))
         result = end["event"]
-        assert any(e["type"] == "action" and e["seat"] == c.seat for e in events_of(c))  # the human played
+        assert any(e["type"] == "action" and e["seat"] == c.seat for e in events_of(c))  # the human played,
+        assert not events_of(c, "timeout")  # himself: his turn clock never ran out
         assert sum(e["type"] == "action" for e in events_of(c)) > 10
         assert result["number"] == 1 and result["result"] is not None
         seqs = [m["seq"] for m in c.messages if m["type"] == "event"]

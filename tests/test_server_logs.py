@@ -22,7 +22,7 @@ from pidor.cards import card_code
 from pidor.engine.game import project
 from pidor.engine.table import Table
 from pidor.gamelog.deal import deal_key
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.server import game_log
 from pidor.server.drive import ABANDON_AFTER, AWAY_TURN

@@ -22,7 +22,7 @@ import trio
 from click.testing import CliRunner
 from server_helpers import is_event, play_until, seated_client, serve
 
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.server import command, game_log
 from pidor.server.app import Server

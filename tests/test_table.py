@@ -3,6 +3,7 @@ built from fixed deck orders (tests/helpers.py)."""
 
 from __future__ import annotations
 
+import msgpack
 import pytest
 
 from helpers import pass_all, pidor_table, types
@@ -82,6 +83,22 @@ def test_T4_voters_and_the_vote_deadline():
     events = t.tick(31.0)  # seat 3 abstains: 1 «пидор» (the caller) to 1 «чист»: a tie
     verdict = [e for e in events if e["type"] == "verdict"][0]
     assert (verdict["outcome"], verdict["pidor"], verdict["clean"]) == ("tie", 1, 1)
+
+
+def test_a_table_with_a_window_or_a_court_goes_on_the_same_from_its_plain_data():
+    def copied(t: Table) -> Table:  # through bytes: nothing but plain data survives
+        return Table.from_data(msgpack.unpackb(msgpack.packb(t.to_data()), strict_map_key=False))
+
+    t = cheat_table(vote_timeout=30.0)
+    w = copied(t)
+    assert w.to_data() == t.to_data() and w.waiting_answers() == [1, 2, 3] and w.deadline() == 2.0
+    assert w.answer(1, call=True, now=1.0) == t.answer(1, call=True, now=1.0)
+    assert w.vote(2, True, now=2.0) == t.vote(2, True, now=2.0)
+    c = copied(t)
+    assert c.to_data() == t.to_data() and c.waiting_votes() == [3] and c.deadline() == 31.0
+    verdict = c.vote(3, False, now=3.0)  # 2 «пидор» to 1: guilty, undone from the copied snapshot
+    assert verdict == t.vote(3, False, now=3.0) and "undo" in types(verdict)
+    assert c.to_data() == t.to_data()
 
 
 def test_T5_calling_an_honest_action_marks_the_caller_at_once():

@@ -87,7 +87,7 @@ class RandomBot:
 
     def answer(self, table) -> bool:
         """``True`` to call the action in the open window."""
-        p = self.attention if table.window["violations"] else self.false_call
+        p = self.attention if table.window.violations else self.false_call
         return bool(p) and self.rng.random() < p
 
     def vote(self, table) -> bool:

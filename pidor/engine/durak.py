@@ -27,21 +27,10 @@ from ..cards import card_code
 from .durak_state import DurakState
 from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat, shown
 
-__all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "beats", "HAND"]
+__all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "HAND"]
 
 #: Cards in a full hand (D1, D8) and the most attacking cards in a bout (D3).
 HAND = 6
-
-
-def beats(card: int, attack: int, trump: int) -> bool:
-    """D4: same suit and higher, or a trump on a non-trump (a trump only by a higher trump).
-
-    Cards are ``suit * 13 + rank - 2``, so within a suit the int order is the rank order.
-    """
-    suit = card // 13
-    if suit == attack // 13:
-        return card > attack
-    return suit == trump
 
 
 def _impossible(message: str, rule: str | None = None) -> ImpossibleAction:
@@ -102,7 +91,7 @@ class DurakGame(DurakState, Game):
         n, size = opts["players"], opts["deck"]
         order = deal_order(size, seed, deck)
         g = cls.__new__(cls)
-        g.players, g.size, g.hard = n, size, opts["hard"]
+        g.players, g.deck_size, g.hard = n, size, opts["hard"]
         g.trump_card = order[-1]
         g.trump = g.trump_card // 13
         g.hands = [order[s:HAND * n:n] for s in range(n)]
@@ -163,6 +152,16 @@ class DurakGame(DurakState, Game):
         return {c % 13 for c in self.attack} | {c % 13 for c in self.cover if c >= 0}
 
     # --- queries ------------------------------------------------------------
+
+    def beats(self, card: int, target: int) -> bool:
+        """D4: whether ``card`` honestly covers ``target``: same suit and higher, or a trump
+        on a non-trump (a trump only by a higher trump). The same question as «пидор»'s
+        ``beats`` (P12). Cards are ``suit * 13 + rank - 2``, so within a suit the int order
+        is the rank order."""
+        suit = card // 13
+        if suit == target // 13:
+            return card > target
+        return suit == self.trump
 
     def in_game(self, seat: int) -> bool:
         return not self.out[seat]
@@ -245,7 +244,7 @@ class DurakGame(DurakState, Game):
                     asuit = a // 13
                     for c in hand:
                         s = c // 13
-                        if (c > a) if s == asuit else (s == trump):
+                        if (c > a) if s == asuit else (s == trump):  # self.beats(c, a), inline
                             out.append(("cover", c, t))
             out.append(("take",))
             if self.transfers and all(c < 0 for c in cover):
@@ -334,7 +333,7 @@ class DurakGame(DurakState, Game):
                 raise _impossible(f"there is no attacking card number {t}", "D4")
             if self.cover[t] >= 0:
                 raise _impossible(f"attacking card number {t} is already covered", "D4")
-            return [] if beats(action[1], attack[t], self.trump) else ["D4b"]
+            return [] if self.beats(action[1], attack[t]) else ["D4b"]
         # transfer (D7)
         if not self.transfers:
             raise _impossible("there are no transfers in podkidnoy", "D7")

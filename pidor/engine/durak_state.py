@@ -1,9 +1,12 @@
 """«Дурак»: what each seat sees, where every card is, and the state as plain data.
 
-A mixin of :class:`pidor.engine.durak.DurakGame`; the state fields are described there.
+A mixin of :class:`pidor.engine.durak.DurakGame`: :class:`DurakState` declares every field
+and method it expects of that class; the fields' meaning is described in :mod:`.durak`.
 """
 
 from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
 
 from ..cards import card_code, parse_card
 
@@ -18,9 +21,21 @@ def _cards(codes: list[str]) -> list[int]:
     return [parse_card(c) for c in codes]
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _nested(lists: list[list]) -> list[list]:
+    return [x[:] for x in lists]
+
+
 class DurakState:
+    # What the game class provides (annotations only: this mixin adds none of it).
+    name: ClassVar[str]
+    version: ClassVar[str]
+    to_act: Callable[[], list[int]]
     players: int
-    size: int
+    deck_size: int
     hard: bool
     trump: int
     trump_card: int
@@ -43,6 +58,7 @@ class DurakState:
 
     # --- views ------------------------------------------------------------------
 
+    @property
     def phase(self) -> str:
         """``bout``, ``pay`` (D12 payments pending), ``draw`` (bout over, T8) or ``over``."""
         if self.result is not None:
@@ -54,11 +70,11 @@ class DurakState:
     def view(self, seat: int | None) -> dict:
         """What ``seat`` sees (``None``: a spectator). Card codes; other hands as counts."""
         v = {
-            "game": self.name,  # type: ignore[attr-defined]
+            "game": self.name,
             "players": self.players,
-            "deck_size": self.size,
+            "deck_size": self.deck_size,
             "hard": self.hard,
-            "phase": self.phase(),
+            "phase": self.phase,
             # D1: the face-up card under the deck; once drawn it is in a hand, and a hand
             # is hidden, so only the suit stays on show.
             "trump": "cdhs"[self.trump],
@@ -74,7 +90,7 @@ class DurakState:
             "out": list(self.order),
             "discard": len(self.discard),
             "payments": [{"from": g, "to": r} for g, r in self.payments],
-            "to_act": self.to_act(),  # type: ignore[attr-defined]
+            "to_act": self.to_act(),
             "result": self.result,
         }
         if seat is not None:
@@ -104,10 +120,10 @@ class DurakState:
     def to_data(self) -> dict:
         """The whole state as plain data, cards as codes; the deck top first."""
         return {
-            "game": self.name,  # type: ignore[attr-defined]
-            "version": self.version,  # type: ignore[attr-defined]
+            "game": self.name,
+            "version": self.version,
             "players": self.players,
-            "deck_size": self.size,
+            "deck_size": self.deck_size,
             "hard": self.hard,
             "trump_card": card_code(self.trump_card),
             "first": self.first,
@@ -130,10 +146,10 @@ class DurakState:
 
     @classmethod
     def from_data(cls, data: dict):
-        if data.get("game") != cls.name:  # type: ignore[attr-defined]
-            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")  # type: ignore[attr-defined]
+        if data.get("game") != cls.name:
+            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")
         g = cls.__new__(cls)
-        g.players, g.size, g.hard = data["players"], data["deck_size"], data["hard"]
+        g.players, g.deck_size, g.hard = data["players"], data["deck_size"], data["hard"]
         g.trump_card = parse_card(data["trump_card"])
         g.trump = g.trump_card // 13
         g.first = data["first"]
@@ -153,23 +169,27 @@ class DurakState:
         return g
 
     def snapshot(self) -> list:
-        """A cheap undo point (plain lists of ints); :meth:`restore` brings it back."""
-        return [self.deck[:], [h[:] for h in self.hands], self.discard[:], self.attack[:],
-                self.cover[:], self.attacker, self.defender, self.limit, self.bito[:],
-                self.out[:], self.order[:], self.ended, [p[:] for p in self.payments],
-                self.token, _copy_result(self.result)]
+        """A cheap undo point: the values of ``_UNDO_FIELDS`` in order, copied (plain
+        data, so a table's ``to_data`` holds it as it is); :meth:`restore` brings it back."""
+        return [copy(getattr(self, name)) for name, copy in _UNDO_FIELDS]
 
-    def restore(self, snap: list) -> None:
-        (deck, hands, discard, attack, cover, self.attacker, self.defender, self.limit,
-         bito, out, order, self.ended, payments, self.token, result) = snap
-        self.deck, self.hands, self.discard = list(deck), [list(h) for h in hands], list(discard)
-        self.attack, self.cover, self.bito = list(attack), list(cover), list(bito)
-        self.out, self.order = list(out), list(order)
-        self.payments = [list(p) for p in payments]
-        self.result = _copy_result(result)
+    def restore(self, snapshot: list) -> None:
+        """Bring back a :meth:`snapshot`, copying again: it can be restored any number of times."""
+        for (name, copy), value in zip(_UNDO_FIELDS, snapshot):
+            setattr(self, name, copy(value))
 
 
 def _copy_result(result: dict | None) -> dict | None:
     if result is None:
         return None
     return {"loser": result["loser"], "draw": result["draw"], "order": list(result["order"])}
+
+
+#: What an undo point holds (T6), in this order: every field an action and its consequences
+#: can change, with how to copy it. The players, the deck size, the trump, the first
+#: attacker and the mode never change during a game.
+_UNDO_FIELDS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("deck", list), ("hands", _nested), ("discard", list), ("attack", list), ("cover", list),
+    ("attacker", _same), ("defender", _same), ("limit", _same), ("bito", list), ("out", list),
+    ("order", list), ("ended", _same), ("payments", _nested), ("token", _same), ("result", _copy_result),
+)

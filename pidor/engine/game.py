@@ -10,9 +10,15 @@ Vocabulary used by every game and by the table layer (``table.py``):
   (``seat``, ``card``, ``index``); :func:`action_to_data` / :func:`action_from_data`
   convert to and from the wire form ``{"type": "beat", "card": "Th", "target": 0}``.
 * **event**: a ``dict`` with a ``"type"``. Keys that start with ``_`` are never shown to
-  anyone as they are: ``"_private"`` maps a seat to fields only that seat sees, and
-  ``"_violations"`` (on ``action`` events) lists the rule ids the action broke.
-  :func:`project` makes the one seat's form of an event; logs keep the full form.
+  anyone as they are (:func:`project` makes the one seat's form of an event; logs keep the
+  full form). This is every such key:
+
+  - ``"_private"``: maps a seat to fields only that seat sees (merged into its form);
+  - ``"_violations"`` (on ``action`` events): the rule ids the action broke;
+  - ``"_hold"`` (on «пидор»'s ``trick_closed``): the name of a table option whose seconds
+    the call window of this action lasts at least (P14: the closed trick stays visible);
+  - ``"_reset_honest"`` (on durak's ``bout_over``): the table ends every "must play
+    honestly" obligation here (D11).
 
 Errors (python-chess style, narrow classes; the server maps ``code`` to wire errors):
 
@@ -270,6 +276,9 @@ class Game:
 
     @property
     def over(self) -> bool:
+        """The rules have reached a result. ``Table.over`` follows once the table has
+        settled it (T7: the mark goes to the loser), which it does only while no call
+        window is open and no court sits: an action still open to a call may be undone (T6)."""
         return self.result is not None
 
     #: ``None`` while playing; then ``{"loser": seat | None, "draw": bool, "order": [seats
@@ -330,11 +339,12 @@ class Game:
     def from_data(cls, data: dict) -> "Game":
         raise NotImplementedError
 
-    def snapshot(self) -> dict:
-        """A snapshot for undo; :meth:`restore` brings back exactly this state."""
+    def snapshot(self) -> Any:
+        """An undo point as plain data (a table's ``to_data`` holds the one of an open
+        window as it is); :meth:`restore` brings back exactly this state."""
         return self.to_data()
 
-    def restore(self, snapshot: dict) -> None:
+    def restore(self, snapshot: Any) -> None:
         self.__dict__.update(type(self).from_data(snapshot).__dict__)
 
     # --- helpers for subclasses ----------------------------------------------

@@ -1,30 +1,8 @@
 """«Пидор» (also «распиздяй», «разгильдяй»): stacks, then tricks (P1–P17).
 
-The state is a handful of plain fields (cards are ints, zones are lists) so that
-:meth:`PidorGame.snapshot` / :meth:`PidorGame.restore` are a few list copies:
-
-* ``phase``: ``deal`` → ``settle`` → ``tricks`` → ``over``.
-* ``turn``: the seat on turn (deal phase and trick play).
-* ``deck``: the deck, **bottom card first** (the top card is the last element and is
-  drawn next).
-* ``stacks[s]``: seat ``s``'s stack, bottom first; the two bottom cards are face down,
-  everything above them is face up; the last card is the open card (P2, P3).
-* ``held``: the drawn card the player on turn holds (public), or ``None``.
-* ``drew``: whether the player on turn has drawn in this turn (P5a: only the first draw).
-* ``last_drawer``: who drew the last card so far (P11); ``trump``: the suit of the last
-  drawn card that is not a spade (P9), final once the deck is empty.
-* ``pidorstvo[s]``: marks received in the deal phase (P7).
-* ``hands``, ``prikups``: after the deal phase (P8); ``table`` (bottom first) with
-  ``table_seats`` (who put each card); ``discard``.
-* ``trick_size``: players in the game when the trick began (P14); ``closed``: the trick
-  is closed and waits for :meth:`advance`; ``next_leader``: who leads the next trick
-  (whoever closed it, P14).
-* ``order``: seats in the order they left the game (P15).
-* ``dues``: the settlement still to pay, ``[[recipient, cards], ...]`` (P10); ``giver``:
-  who gives now; ``pay_from``: where the search for the next giver starts; ``given``:
-  ``[[from, to, card], ...]`` of the payments made.
-
-Deal-phase rules live in :mod:`.pidor_deal`, trick play in :mod:`.pidor_tricks`.
+The state's fields, and what each mixin expects of the others, are declared in
+:class:`.pidor_state.PidorState`. Deal-phase rules live in :mod:`.pidor_deal`, trick play
+in :mod:`.pidor_tricks`.
 """
 
 from __future__ import annotations
@@ -33,10 +11,11 @@ from typing import Any
 
 from ..cards import card_code, low_rank
 from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
-from .pidor_deal import DEAL, OVER, SETTLE, TRICKS, DealPhase
-from .pidor_tricks import TrickPlay, beats
+from .pidor_deal import DealPhase
+from .pidor_state import DEAL, OVER, SETTLE, TRICKS
+from .pidor_tricks import TrickPlay
 
-__all__ = ["PidorGame", "beats"]
+__all__ = ["PidorGame"]
 
 _SUITS = "cdhs"
 
@@ -128,7 +107,6 @@ class PidorGame(DealPhase, TrickPlay, Game):
     def _derive(self) -> None:
         low_i = low_rank(self.deck_size) - 2
         self._low_i = low_i
-        # _up[i]: the rank index that goes on an open card of rank index i (P3, cyclic).
         self._up = tuple(i + 1 if i < 12 else low_i for i in range(13))
 
     # ------------------------------------------------------------------ queries

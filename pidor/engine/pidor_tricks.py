@@ -1,6 +1,7 @@
 """«Пидор», trick play (P12–P16).
 
-A mixin of :class:`pidor.engine.pidor.PidorGame`. The table pile is a list, index 0
+A mixin of :class:`pidor.engine.pidor.PidorGame`; its fields are declared with their
+meaning in :class:`.pidor_state.PidorState`. The table pile is a list, index 0
 the bottom (the first card of the trick); the honest target of a beat is the top
 (``len - 1``) and the honest card to take is the bottom (index 0).
 """
@@ -9,14 +10,14 @@ from __future__ import annotations
 
 from ..cards import SPADES, card_code
 from .game import Event, ImpossibleAction
-from .pidor_deal import OVER, TRICKS
+from .pidor_state import OVER, TRICKS, PidorState
 
-__all__ = ["TrickPlay", "beats", "beaters"]
+__all__ = ["TrickPlay", "beaters"]
 
 ACE_I = 12  # rank index (rank - 2) of the ace
 
 
-def beats(card: int, target: int, trump: int | None, low_i: int) -> bool:
+def _beats(card: int, target: int, trump: int | None, low_i: int) -> bool:
     """P12: whether ``card`` honestly beats ``target``. ``low_i`` is the lowest rank's
     index (0 for the 2 in the 52-card deck, 4 for the 6 in the 36-card deck)."""
     cs, cr = divmod(card, 13)
@@ -45,12 +46,12 @@ def beaters(trump: int | None, low_i: int) -> list[frozenset]:
     key = (trump, low_i)
     table = _BEATERS.get(key)
     if table is None:
-        table = [frozenset(c for c in range(52) if beats(c, t, trump, low_i)) for t in range(52)]
+        table = [frozenset(c for c in range(52) if _beats(c, t, trump, low_i)) for t in range(52)]
         _BEATERS[key] = table
     return table
 
 
-class TrickPlay:
+class TrickPlay(PidorState):
     #: A take that leaves the table empty ends the trick (the end-of-trick steps of P15/P16
     #: run, nothing goes to the discard, the player after the taker leads). NOT in the
     #: rulings: read literally, P14/P15 let a trick go on forever when the cards still in
@@ -58,6 +59,11 @@ class TrickPlay:
     #: take...; the prikups never come up because the trick never ends). With ``False`` the
     #: engine follows P15 literally (the turn passes over an empty hand on an empty table).
     EMPTY_TABLE_ENDS_TRICK = True
+    def beats(self, card: int, target: int) -> bool:
+        """P12: whether ``card`` honestly beats ``target`` with this game's trump and deck
+        (every game that beats cards answers this one question, e.g. durak's D4)."""
+        return card in beaters(self.trump, self._low_i)[target]
+
     # --- helpers ----------------------------------------------------------------
 
     def _next_in_game(self, seat: int) -> int:
@@ -99,7 +105,7 @@ class TrickPlay:
             raise ImpossibleAction(f"there is no card {target} on the table", rule="T1")
         self._held_card(seat, card)
         out = []
-        if card not in beaters(self.trump, self._low_i)[table[target]]:
+        if not self.beats(card, table[target]):
             out.append("P12b")
         if target != len(table) - 1:
             out.append("P13t")

@@ -21,13 +21,15 @@ changes nothing.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .game import Action, ActionError, Event, Game, ImpossibleAction, shown
 from .games import GAME_IDS, game_class
 from .rules import rule_texts
 
-__all__ = ["Table", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "MAX_SECONDS", "table_options"]
+__all__ = ["Table", "Window", "Court", "Timer", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "MAX_SECONDS",
+           "table_options"]
 
 
 class NotNow(ActionError):
@@ -92,6 +94,73 @@ def table_options(options: dict | None) -> dict:
     return out
 
 
+@dataclass(slots=True)
+class Window:
+    """The open call window on one callable action (T3): who still owes an answer."""
+
+    seat: int  # who acted
+    action: dict  # the action as its event shows it
+    violations: list[str]  # the rule ids it broke (empty: honest, T5)
+    owing: list[int]  # seats still to answer ``call``/``pass``, in seat order
+    deadline: float | None  # ``None``: no clock
+    snapshot: Any  # ``game.snapshot()`` from before the action; ``None`` when honest (never undone)
+    mark_before: int | None  # the mark before the action (an undo restores it)
+
+    def to_data(self) -> dict:
+        return {"seat": self.seat, "action": self.action, "violations": self.violations,
+                "owing": sorted(self.owing), "deadline": self.deadline, "snapshot": self.snapshot,
+                "mark_before": self.mark_before}
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Window":
+        return cls(data["seat"], data["action"], data["violations"], list(data["owing"]), data["deadline"],
+                   data["snapshot"], data["mark_before"])
+
+
+@dataclass(slots=True)
+class Court:
+    """The court sitting on a called action that broke a rule (T4)."""
+
+    caller: int  # a fixed «пидор» vote
+    accused: int
+    action: dict
+    violations: list[str]
+    votes: dict[int, bool]  # seat -> guilty, as cast
+    owing: set[int]  # voters still to vote
+    deadline: float | None
+    snapshot: Any  # the window's: undone to on a guilty verdict or a tie (T6)
+    mark_before: int | None
+
+    def to_data(self) -> dict:
+        return {"caller": self.caller, "accused": self.accused, "action": self.action,
+                "violations": self.violations, "votes": [[s, v] for s, v in sorted(self.votes.items())],
+                "owing": sorted(self.owing), "deadline": self.deadline, "snapshot": self.snapshot,
+                "mark_before": self.mark_before}
+
+    @classmethod
+    def from_data(cls, data: dict) -> "Court":
+        return cls(data["caller"], data["accused"], data["action"], data["violations"],
+                   {s: v for s, v in data["votes"]}, set(data["owing"]), data["deadline"],
+                   data["snapshot"], data["mark_before"])
+
+
+@dataclass(slots=True)
+class Timer:
+    """A game clock the table runs (``Game.timer()``): restarted whenever ``token`` changes."""
+
+    name: str  # the option that gives its length, e.g. ``bito_timeout``
+    token: int
+    deadline: float | None  # ``None``: the option is off, the clock never runs out
+
+    def to_data(self) -> list:
+        return [self.name, self.token, self.deadline]
+
+    @classmethod
+    def from_data(cls, data: list) -> "Timer":
+        name, token, deadline = data
+        return cls(name, token, deadline)
+
+
 class Table:
     """One table: a sequence of games of one kind with the same seats and one mark."""
 
@@ -111,11 +180,16 @@ class Table:
         self._reset_game_state()
 
     def _reset_game_state(self) -> None:
-        self.window: dict | None = None  # the open call window (T3)
-        self.court: dict | None = None  # the sitting court (T4)
+        self.window: Window | None = None  # the open call window (T3)
+        self.court: Court | None = None  # the sitting court (T4)
         self.honest_only: set[int] = set()  # T6 / D11
-        self.timer: list | None = None  # [option name, token, deadline]
-        self.finished = False
+        self.timer: Timer | None = None
+        #: The game is over at this table: its result stands. A game's end has one word,
+        #: "over", at every level: ``Game.over`` (the rules reached a result), ``Table.over``
+        #: (that result can no longer be called and undone: no window is open, no court sits,
+        #: the mark went to the loser, T7) and the table's ``state`` ``"over"``. Only the
+        #: plain data of :meth:`to_data` keeps its ``"finished"`` key.
+        self.over = False
 
     # ------------------------------------------------------------------ setup
 
@@ -128,7 +202,7 @@ class Table:
         now: float = 0.0,
     ) -> list[Event]:
         """Deal the next game at this table (the first one, or the next after a result)."""
-        if self.game is not None and not self.finished:
+        if self.game is not None and not self.over:
             raise NotNow("a game is still being played at this table")
         game_opts = {k: self.options[k] for k in self.game_cls.DEFAULTS}
         self.game = self.game_cls.new(game_opts, seed=seed, deck=deck, first=first, previous=self.previous)
@@ -145,7 +219,7 @@ class Table:
         """``idle`` (no game yet), ``play``, ``window``, ``court`` or ``over``."""
         if self.game is None:
             return "idle"
-        if self.finished:
+        if self.over:
             return "over"
         if self.court is not None:
             return "court"
@@ -155,7 +229,7 @@ class Table:
         """Seats that may take a game action now. While a window is open or the court
         sits this is empty (actions that do not open windows, like durak's «бито»,
         are still accepted during a window, T3)."""
-        if self.game is None or self.finished or self.window is not None or self.court is not None:
+        if self.game is None or self.over or self.window is not None or self.court is not None:
             return []
         return self.game.to_act()
 
@@ -171,19 +245,19 @@ class Table:
 
     def waiting_answers(self) -> list[int]:
         """Seats that still owe a ``call``/``pass`` answer to the open window."""
-        return list(self.window["owing"]) if self.window is not None else []
+        return list(self.window.owing) if self.window is not None else []
 
     def waiting_votes(self) -> list[int]:
-        return sorted(self.court["owing"]) if self.court is not None else []
+        return sorted(self.court.owing) if self.court is not None else []
 
     def deadline(self) -> float | None:
         """When :meth:`tick` next has something to do (``None``: nothing on a clock)."""
         if self.court is not None:
-            return self.court["deadline"]
+            return self.court.deadline
         if self.window is not None:
-            return self.window["deadline"]
+            return self.window.deadline
         if self.timer is not None:
-            return self.timer[2]
+            return self.timer.deadline
         return None
 
     def view(self, seat: int | None) -> dict:
@@ -195,7 +269,7 @@ class Table:
             "game": self.options["game"],
             "number": self.games,
             "window": None if self.window is None else {
-                "seat": self.window["seat"], "owing": self.waiting_answers(), "deadline": self.window["deadline"]},
+                "seat": self.window.seat, "owing": self.waiting_answers(), "deadline": self.window.deadline},
             "court": None if self.court is None else self._court_public(),
             "honest_only": sorted(self.honest_only),
         }
@@ -247,15 +321,8 @@ class Table:
             if owing:
                 length = self._window_length(events)
                 deadline = None if length is None else now + length
-                self.window = {
-                    "seat": seat,
-                    "action": events[0]["action"],
-                    "violations": list(violations),
-                    "owing": owing,
-                    "deadline": deadline,
-                    "snapshot": snapshot,
-                    "mark_before": mark_before,
-                }
+                self.window = Window(seat, events[0]["action"], list(violations), owing, deadline,
+                                     snapshot, mark_before)
                 events.append({"type": "window", "seat": seat, "owing": owing[:], "deadline": deadline})
                 return events
         return events + self._settle(now)
@@ -266,16 +333,16 @@ class Table:
         if window is None:
             raise NotNow("there is no action to call now" if self.court is None
                          else "the court is already sitting on this action (T2: one call per action)")
-        if seat not in window["owing"]:
+        if seat not in window.owing:
             raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
         if not call:
-            window["owing"].remove(seat)
-            if window["owing"]:
+            window.owing.remove(seat)
+            if window.owing:
                 return []
             return self._close_window(now)
-        accused = window["seat"]
-        events: list[Event] = [{"type": "call", "caller": seat, "accused": accused, "action": window["action"]}]
-        if not window["violations"]:
+        accused = window.seat
+        events: list[Event] = [{"type": "call", "caller": seat, "accused": accused, "action": window.action}]
+        if not window.violations:
             # T5: an honest action called: no court, the caller gets the mark at once.
             self.window = None
             events.append({"type": "verdict", "outcome": "honest", "caller": seat, "accused": accused})
@@ -283,17 +350,9 @@ class Table:
             return events + self._settle(now)
         self.window = None
         voters = {s for s in range(self.game.players) if s not in (seat, accused) and self.game.in_game(s)}
-        self.court = {
-            "caller": seat,
-            "accused": accused,
-            "action": window["action"],
-            "violations": window["violations"],
-            "votes": {},
-            "owing": voters,
-            "deadline": None if self.options["vote_timeout"] is None else now + self.options["vote_timeout"],
-            "snapshot": window["snapshot"],
-            "mark_before": window["mark_before"],
-        }
+        timeout = self.options["vote_timeout"]
+        self.court = Court(seat, accused, window.action, window.violations, {}, voters,
+                           None if timeout is None else now + timeout, window.snapshot, window.mark_before)
         events.append({"type": "court", **self._court_public()})
         if not voters:
             events += self._verdict(now)
@@ -304,12 +363,12 @@ class Table:
         court = self.court
         if court is None:
             raise NotNow("no court is sitting")
-        if seat not in court["owing"]:
+        if seat not in court.owing:
             raise ImpossibleAction("you have already voted, or you do not vote in this court (T4)")
-        court["owing"].discard(seat)
-        court["votes"][seat] = bool(guilty)
+        court.owing.discard(seat)
+        court.votes[seat] = bool(guilty)
         events: list[Event] = [{"type": "vote", "seat": seat, "guilty": bool(guilty)}]
-        if not court["owing"]:
+        if not court.owing:
             events += self._verdict(now)
         return events
 
@@ -317,11 +376,11 @@ class Table:
         """A voter who will not vote (gone from the table): T4 counts him as abstaining
         now instead of at the vote's deadline."""
         court = self.court
-        if court is None or seat not in court["owing"]:
+        if court is None or seat not in court.owing:
             raise NotNow("there is no vote owed by this seat")
-        court["owing"].discard(seat)
+        court.owing.discard(seat)
         events: list[Event] = [{"type": "abstain", "seat": seat}]
-        if not court["owing"]:
+        if not court.owing:
             events += self._verdict(now)
         return events
 
@@ -329,15 +388,15 @@ class Table:
         """Run whatever is due by ``now``: a window's end, a verdict, a game clock."""
         events: list[Event] = []
         if self.court is not None:
-            if self.court["deadline"] is not None and now >= self.court["deadline"]:
+            if self.court.deadline is not None and now >= self.court.deadline:
                 events += self._verdict(now)  # T4: a missing vote is an abstention
             return events
         if self.window is not None:
-            if self.window["deadline"] is not None and now >= self.window["deadline"]:
+            if self.window.deadline is not None and now >= self.window.deadline:
                 events += self._close_window(now)  # T3: silence counts as a pass
             return events
-        if self.timer is not None and self.timer[2] is not None and now >= self.timer[2]:
-            name = self.timer[0]
+        if self.timer is not None and self.timer.deadline is not None and now >= self.timer.deadline:
+            name = self.timer.name
             self.timer = None
             got = self.game.on_timer(name)
             events += got + self._after_game_events(got) + self._settle(now)
@@ -348,7 +407,7 @@ class Table:
     def _playing(self) -> Game:
         if self.game is None:
             raise NotNow("no game has started at this table")
-        if self.finished:
+        if self.over:
             raise NotNow("the game is over")
         return self.game
 
@@ -366,38 +425,38 @@ class Table:
 
     def _close_window(self, now: float) -> list[Event]:
         """Every answer was a pass, or the window's time ran out (T3)."""
-        seat, self.window = self.window["seat"], None
+        seat, self.window = self.window.seat, None
         return [{"type": "window_closed", "seat": seat}] + self._settle(now)
 
     def _court_public(self) -> dict:
         c = self.court
         return {
-            "caller": c["caller"],
-            "accused": c["accused"],
-            "action": c["action"],
-            "rules": [rule_texts(v) for v in c["violations"]],
-            "voters": sorted(set(c["votes"]) | c["owing"]),
-            "deadline": c["deadline"],
+            "caller": c.caller,
+            "accused": c.accused,
+            "action": c.action,
+            "rules": [rule_texts(v) for v in c.violations],
+            "voters": sorted(set(c.votes) | c.owing),
+            "deadline": c.deadline,
         }
 
     def _verdict(self, now: float) -> list[Event]:
         """T6: more «пидор» convicts, more «чист» acquits, a tie undoes and keeps the mark."""
         c, self.court = self.court, None
-        guilty = 1 + sum(1 for v in c["votes"].values() if v)  # the caller is a fixed «пидор»
-        clean = sum(1 for v in c["votes"].values() if not v)
+        guilty = 1 + sum(1 for v in c.votes.values() if v)  # the caller is a fixed «пидор»
+        clean = sum(1 for v in c.votes.values() if not v)
         outcome = "guilty" if guilty > clean else "clean" if clean > guilty else "tie"
-        events: list[Event] = [{"type": "verdict", "outcome": outcome, "caller": c["caller"],
-                                "accused": c["accused"], "pidor": guilty, "clean": clean}]
+        events: list[Event] = [{"type": "verdict", "outcome": outcome, "caller": c.caller,
+                                "accused": c.accused, "pidor": guilty, "clean": clean}]
         if outcome == "clean":
-            events += self._set_mark(c["caller"], "lost_vote")
+            events += self._set_mark(c.caller, "lost_vote")
         else:
             # Undo the action with all its automatic consequences (P6, T3).
-            self.game.restore(c["snapshot"])
-            self.mark = c["mark_before"]
-            events.append({"type": "undo", "seat": c["accused"], "action": c["action"]})
+            self.game.restore(c.snapshot)
+            self.mark = c.mark_before
+            events.append({"type": "undo", "seat": c.accused, "action": c.action})
             if outcome == "guilty":
-                events += self._set_mark(c["accused"], "convicted")
-                self.honest_only.add(c["accused"])
+                events += self._set_mark(c.accused, "convicted")
+                self.honest_only.add(c.accused)
         return events + self._settle(now)
 
     def _set_mark(self, seat: int | None, reason: str) -> list[Event]:
@@ -423,13 +482,13 @@ class Table:
     def _settle(self, now: float) -> list[Event]:
         """With no window open and no court sitting: run the game's deferred consequences
         (T8), finish the game (T7: the mark goes to the loser) and restart game clocks."""
-        if self.window is not None or self.court is not None or self.finished:
+        if self.window is not None or self.court is not None or self.over:
             return []
         game = self.game
         events = game.advance()
         events += self._after_game_events(events)
         if game.result is not None:
-            self.finished = True
+            self.over = True
             self.previous = game.result
             self.timer = None
             self.honest_only.clear()
@@ -440,23 +499,18 @@ class Table:
         t = game.timer()
         if t is None:
             self.timer = None
-        elif self.timer is None or self.timer[:2] != list(t):
-            seconds = self.options[t[0]]
-            self.timer = [t[0], t[1], None if seconds is None else now + seconds]
+        else:
+            name, token = t
+            if self.timer is None or self.timer.name != name or self.timer.token != token:
+                seconds = self.options[name]
+                self.timer = Timer(name, token, None if seconds is None else now + seconds)
         return events
 
     # ------------------------------------------------------------------ data
 
     def to_data(self) -> dict:
-        def plain(d: dict | None, key: str) -> dict | None:
-            if d is None:
-                return None
-            out = dict(d)
-            out["owing"] = sorted(d["owing"])  # window: a list in seat order; court: a set
-            if key == "court":
-                out["votes"] = [[s, v] for s, v in sorted(d["votes"].items())]
-            return out
-
+        """The table's whole state as plain data (the game's own ``to_data`` inside);
+        :meth:`from_data` reads it back."""
         return {
             "options": dict(self.options),
             "seats": [dict(s) for s in self.seats],
@@ -465,11 +519,11 @@ class Table:
             "previous": self.previous,
             "games": self.games,
             "game": None if self.game is None else self.game.to_data(),
-            "window": plain(self.window, "window"),
-            "court": plain(self.court, "court"),
+            "window": None if self.window is None else self.window.to_data(),
+            "court": None if self.court is None else self.court.to_data(),
             "honest_only": sorted(self.honest_only),
-            "timer": None if self.timer is None else list(self.timer),
-            "finished": self.finished,
+            "timer": None if self.timer is None else self.timer.to_data(),
+            "finished": self.over,
         }
 
     @classmethod
@@ -481,11 +535,10 @@ class Table:
         t.games = data["games"]
         t.game = None if data["game"] is None else t.game_cls.from_data(data["game"])
         if data["window"] is not None:
-            t.window = {**data["window"], "owing": list(data["window"]["owing"])}
+            t.window = Window.from_data(data["window"])
         if data["court"] is not None:
-            c = data["court"]
-            t.court = {**c, "owing": set(c["owing"]), "votes": {s: v for s, v in c["votes"]}}
+            t.court = Court.from_data(data["court"])
         t.honest_only = set(data["honest_only"])
-        t.timer = None if data["timer"] is None else list(data["timer"])
-        t.finished = data["finished"]
+        t.timer = None if data["timer"] is None else Timer.from_data(data["timer"])
+        t.over = data["finished"]
         return t

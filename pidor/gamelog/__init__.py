@@ -6,12 +6,13 @@ The specification is ``protocol/LOGS.md``. Entry points:
 * :class:`~pidor.gamelog.record.Recorder`: put it in front of a ``Table`` to log a game
   (the server and ``pidor match`` use it);
 * :class:`~pidor.gamelog.format.LogWriter`: the low-level writer (``record``, ``close``);
-* :func:`~pidor.gamelog.format.read_log`: read either form, never raising on bad content;
+* :func:`~pidor.gamelog.reader.read_log`: read either form, never raising on bad content;
 * :func:`~pidor.gamelog.verify.verify`: check one log; :mod:`~pidor.gamelog.replay`: text.
 """
 
 from .deal import commitment, deal_key, new_server_seed
-from .format import LogError, LogFile, LogWriteError, LogWriter, read_log
+from .format import LogError, LogFile, LogWriteError, LogWriter
+from .reader import read_log
 from .record import Recorder, seat_info
 from .verify import Report, verify
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import click
 
-from .format import read_log, sniff
 from .jsonl import export_jsonl
+from .reader import read_log, sniff
 from .replay import replay_lines
 from .verify import Report, verify_data
 

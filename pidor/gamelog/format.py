@@ -12,7 +12,7 @@ array ``[body, h]``:
 Record 0 is the ``header``; the last record of a finished log is the footer (``end``).
 Every record is written and flushed as one piece (:class:`LogWriter`); a log cut short by a
 crash reads back up to its last whole record and is *unfinished*, not corrupt
-(:func:`read_log`). ``protocol/LOGS.md`` is the full specification.
+(:func:`~pidor.gamelog.reader.read_log`). ``protocol/LOGS.md`` is the full specification.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import hashlib
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import msgpack
@@ -42,9 +41,8 @@ __all__ = [
     "log_events",
     "chain",
     "frame",
-    "read_log",
     "read_msgpack",
-    "sniff",
+    "structure_problem",
 ]
 
 FORMAT = "pidor-log"
@@ -241,8 +239,9 @@ class LogFile:
         return self.records[-1] if len(self.records) > 1 and self.records[-1].get("kind") == "end" else None
 
 
-def _structure(records: list[dict], index: int, body: Any) -> str | None:
-    """Why a decoded body cannot be record ``index`` of a log (``None``: it can)."""
+def structure_problem(records: list[dict], index: int, body: Any) -> str | None:
+    """Why a decoded body cannot be record ``index`` of a log after ``records`` (``None``: it
+    can): the one structural check both forms (binary and JSON Lines) make on each record."""
     if records and records[-1].get("kind") == "end":
         return "a record after the footer"
     if type(body) is not dict or not isinstance(body.get("kind"), str):
@@ -307,7 +306,7 @@ def _read_msgpack(data: bytes) -> LogFile:
                 return log
             # The common case first: an input record in the middle of the log.
             if ended or not index or type(body) is not dict or body.get("kind") not in middle:
-                why = _structure(records, index, body)
+                why = structure_problem(records, index, body)
                 if why:
                     log.problem = Problem("corrupt", index, f"record {index}: {why}")
                     return log
@@ -326,29 +325,3 @@ def _read_msgpack(data: bytes) -> LogFile:
     elif not ended:
         log.problem = Problem("unfinished", index, f"no footer after {index} whole records")
     return log
-
-
-def read_log(source: str | os.PathLike | bytes) -> LogFile:
-    """Read a log from a path or from bytes, in either form (msgpack or JSON Lines).
-    Raises ``OSError`` when a path cannot be read; bad content is reported in ``problem``."""
-    data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
-    if looks_like_jsonl(data):
-        from .jsonl import read_jsonl
-
-        return read_jsonl(data)
-    return read_msgpack(bytes(data))
-
-
-def sniff(data: bytes) -> str | None:
-    """``msgpack``, ``jsonl``, or ``None`` when the bytes cannot be a game log at all
-    (an empty file is a log cut short before its header: ``msgpack``)."""
-    if not data or data[:1] == b"\x92":
-        return "msgpack"
-    if looks_like_jsonl(data):
-        return "jsonl"
-    return None
-
-
-def looks_like_jsonl(data: bytes) -> bool:
-    """A JSON Lines log starts with ``{`` (after blank space); a binary log with ``0x92``."""
-    return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{"

@@ -16,7 +16,7 @@ import json
 
 import msgpack
 
-from .format import ZERO, LogFile, Problem, _structure, chain
+from .format import ZERO, LogFile, Problem, chain, structure_problem
 
 __all__ = ["export_jsonl", "read_jsonl", "record_line"]
 
@@ -78,7 +78,7 @@ def read_jsonl(data: bytes | str) -> LogFile:
             if h != head:
                 log.problem = Problem("corrupt", index, f"hash chain broken at record {index} (line {lineno})")
                 return log
-        why = _structure(log.records, index, body)
+        why = structure_problem(log.records, index, body)
         if why:
             log.problem = Problem("corrupt", index, f"record {index} (line {lineno}): {why}")
             return log

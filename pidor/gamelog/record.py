@@ -7,7 +7,7 @@ ride with the next record, see :meth:`Recorder.answer`).
     rec.commitment                       # SHA-256 of the secret server seed: show it first
     events = rec.start(now)              # header + the deal
     events = rec.act(seat, action, now)  # also rec.answer / rec.vote / rec.abstain / rec.tick
-    rec.close()                          # footer (result, reveal) once table.finished;
+    rec.close()                          # footer (result, reveal) once table.over;
                                          # rec.close(aborted="reason") for a game cut off
 
 Each method calls the table's method of the same name and returns its events unchanged.
@@ -106,7 +106,7 @@ class Recorder:
     game = property(lambda self: self.table.game)
     window = property(lambda self: self.table.window)
     court = property(lambda self: self.table.court)
-    finished = property(lambda self: self.table.finished)
+    over = property(lambda self: self.table.over)
     honest_only = property(lambda self: self.table.honest_only)
     timer = property(lambda self: self.table.timer)
 
@@ -259,7 +259,7 @@ class Recorder:
         ``aborted`` (a reason) for a game that stops before its end."""
         if self.writer is None or self.writer.closed:
             return
-        if aborted is None and not self.table.finished:
+        if aborted is None and not self.table.over:
             raise ValueError("the game is not over: close(aborted=reason) to cut it off")
         if self._passed:  # passes that no input followed: a record of their own
             self._write("pass", {}, [])

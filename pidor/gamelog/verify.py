@@ -22,7 +22,8 @@ from ..engine.game import ActionError
 from ..engine.games import GAME_IDS, game_class
 from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
-from .format import FORMAT, READS, LogFile, gc_paused, plain, read_log
+from .format import FORMAT, READS, LogFile, gc_paused, plain
+from .reader import read_log
 
 __all__ = ["Report", "verify", "verify_data", "Rerun"]
 
@@ -267,7 +268,7 @@ def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> N
     t = rerun.table
     status = footer.get("status")
     if status == "over":
-        if not t.finished:
+        if not t.over:
             raise Mismatch(index, "the footer says the game is over, but the actions do not finish it")
         result = plain(t.game.result)
         if footer.get("result") != result:
@@ -276,7 +277,7 @@ def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> N
         if footer.get("order") != result.get("order"):
             raise Mismatch(index, "the footer's finishing order is not the game's")
     elif status == "aborted":
-        if t.finished:
+        if t.over:
             raise Mismatch(index, "the footer says aborted, but the game is over")
         if footer.get("result") is not None:
             raise Mismatch(index, "an aborted game has no result")
@@ -293,7 +294,7 @@ def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> N
 
 
 def verify(log: LogFile, path: str = "", *, allow_explicit: bool = False) -> Report:
-    """Check one log (already read, see :func:`~pidor.gamelog.format.read_log`)."""
+    """Check one log (already read, see :func:`~pidor.gamelog.reader.read_log`)."""
     report = Report(path=path, status="verified", records=len(log.records), chained=log.chained)
     if not log.chained:
         report.notes.append("unchained: a hand-written log without 'h' (the chain is not checked)")

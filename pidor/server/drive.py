@@ -5,13 +5,16 @@ A mixin of :class:`pidor.server.runner.TableRunner`:
 * ``_tick``: the table's own clocks (T3 call window, T4 vote, D5 «бито», P14 trick
   display) and the turn clocks of human seats (T9). An expired turn is played by the
   seat's stand-in, an honest random bot, after a ``timeout`` event.
-* ``_drive``: bot seats act, answer every call window and vote at once (T3); an away
-  seat passes its windows, abstains in the court (T4: the court does not wait for its
-  vote deadline) and says «бито» at once; its stand-in plays each obliged
-  action ``AWAY_TURN`` seconds after it is due (T9), so the game keeps a human pace.
-* Every table call goes through the game's recorder (``self.rec``): an action played for
-  a human seat by its stand-in, or by the bot that replaced a player who left, is logged
-  with ``auto`` (``timeout``: his turn clock ran out; ``absent``: away or gone).
+* ``_drive``: the one bot driver (:class:`pidor.driver.Driver`) plays every seat that has
+  a policy: bot seats act, answer every call window and vote at once (T3); an away seat's
+  :class:`AwayStandIn` passes its windows, abstains in the court (T4: the court does not
+  wait for its vote deadline) and says «бито» at once; its obliged actions are left to
+  the turn clock, ``AWAY_TURN`` seconds after each is due (T9), so the game keeps a human
+  pace. A connected player's seat has no policy: the driver awaits him.
+* Every table call goes through the game's recorder (``self.rec``), via ``self._call``
+  (:class:`ServerTable` for the driver's calls): an action played for a human seat by its
+  stand-in, or by the bot that replaced a player who left (:class:`Replacement`), is
+  logged with ``auto`` (``timeout``: his turn clock ran out; ``absent``: away or gone).
 * ``_prompt``: a ``turn`` message (the seat's honest options and its clock) to every
   human who may act, again whenever something happened since; a tutorial ``hint`` (T11).
 """
@@ -19,11 +22,14 @@ A mixin of :class:`pidor.server.runner.TableRunner`:
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from ..bots import RandomBot
-from ..engine.game import ActionError
+from ..driver import Driver, Policy
+from ..engine.game import Action, ActionError, Event
+from .seating import Seat
 
-__all__ = ["Drive", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
+__all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Replacement", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
 
 #: Table calls made by bots and stand-ins in one cycle before the table task yields.
 CYCLE_BUDGET = 200
@@ -38,6 +44,117 @@ ABANDON_AFTER = 60.0
 log = logging.getLogger("pidor.server.table")
 
 
+class AwayStandIn:
+    """The policy of an away player's seat (T9): it never calls, abstains in the court
+    (T4), says «бито» when the game does not wait on him (silence would count as «бито»
+    anyway, D5) and leaves every obliged action to his turn clock (``AWAY_TURN``)."""
+
+    auto = "absent"
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose_action(self, table) -> Action | None:
+        game = table.game
+        if self.seat in game.obliged():
+            return None
+        return ("bito",) if ("bito",) in game.honest_actions(self.seat) else None
+
+    def answer(self, table) -> bool:
+        return False
+
+    def vote(self, table) -> None:
+        return None
+
+
+class Replacement:
+    """The honest bot that replaced a player who left during the game (T9): it plays for
+    him, so its actions are logged ``auto="absent"``."""
+
+    auto = "absent"
+
+    def __init__(self, bot: RandomBot) -> None:
+        self.bot = bot
+
+    def choose_action(self, table) -> Action | None:
+        return self.bot.choose_action(table)
+
+    def answer(self, table) -> bool:
+        return self.bot.answer(table)
+
+    def vote(self, table) -> bool:
+        return self.bot.vote(table)
+
+
+class SeatPolicies:
+    """Who decides for each seat, as the seats are now (the driver reads it at every
+    step): a bot seat's bot; for an away player, his stand-in; a connected player decides
+    himself (``None``: the driver awaits him)."""
+
+    __slots__ = ("_seats",)
+
+    def __init__(self, seats: list[Seat]) -> None:
+        self._seats = seats
+
+    def __len__(self) -> int:
+        return len(self._seats)
+
+    def __getitem__(self, index: int) -> Policy | None:
+        seat = self._seats[index]
+        if seat.kind == "bot":
+            return Replacement(seat.bot) if seat.replaced else seat.bot
+        if seat.kind == "human" and seat.conn is None:
+            return AwayStandIn(seat.index)
+        return None
+
+
+class ServerTable:
+    """The game's table as the server's driver and its policies see it: reads go to the
+    table, and every call goes through the runner's ``_call`` to the game's recorder
+    (logged, its events sent out). An action played for an away player is announced
+    first (``timeout``, reason ``away``)."""
+
+    __slots__ = ("_runner", "_rec", "_table")
+
+    def __init__(self, runner: "Drive") -> None:
+        self._runner = runner
+        self._rec = runner.rec
+        self._table = runner.table
+
+    # What the driver and the bots read at every step, without __getattr__.
+    window = property(lambda self: self._table.window)
+    court = property(lambda self: self._table.court)
+    game = property(lambda self: self._table.game)
+    honest_only = property(lambda self: self._table.honest_only)
+
+    def to_act(self) -> list[int]:
+        return self._table.to_act()
+
+    def waiting_answers(self) -> list[int]:
+        return self._table.waiting_answers()
+
+    def waiting_votes(self) -> list[int]:
+        return self._table.waiting_votes()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._table, name)
+
+    def act(self, seat: int, action: Action, now: float, auto: str | None = None) -> list[Event]:
+        runner = self._runner
+        if runner.seats[seat].away:
+            runner._server_event({"type": "timeout", "seat": seat, "reason": "away"})
+        return runner._call(self._rec.act, seat, action, now, auto=auto)
+
+    def answer(self, seat: int, call: bool, now: float) -> list[Event]:
+        return self._runner._call(self._rec.answer, seat, call, now)
+
+    def vote(self, seat: int, guilty: bool, now: float) -> list[Event]:
+        return self._runner._call(self._rec.vote, seat, guilty, now)
+
+    def abstain(self, seat: int, now: float) -> list[Event]:
+        return self._runner._call(self._rec.abstain, seat, now)
+
+
 class Drive:
     def _obliged(self) -> set[int]:
         """Seats the game waits on (their turn clock runs, T9): none while a call window is
@@ -45,23 +162,20 @@ class Drive:
         t = self.table
         return set(t.game.obliged()) if t.to_act() else set()
 
-    def _stand_in(self, seat: int) -> RandomBot:
+    def _new_driver(self) -> Driver:
+        """The driver of a game that starts."""
+        return Driver(ServerTable(self), SeatPolicies(self.seats), self._rng)
+
+    def _stand_in_action(self, seat: int) -> Action | None:
+        """The honest bot's action for a human seat whose turn clock ran out (T9)."""
         bot = self._standins.get(seat)
         if bot is None:
             bot = self._standins[seat] = RandomBot(seat, self._standin_seed)  # honest: cheat=0
-        return bot
-
-    def _stand_in_action(self, seat: int, obliged: bool) -> tuple | None:
-        """The honest bot's action for a human seat; a seat the game does not wait on only
-        says «бито» (silence would count as «бито» anyway, D5)."""
-        t = self.table
-        if obliged:
-            action = self._stand_in(seat).choose_action(t)
-            if action is None:  # no honest way on: any possible action keeps the game going
-                possible = t.game.actions(seat)
-                action = possible[0] if possible else None
-            return action
-        return ("bito",) if ("bito",) in t.game.honest_actions(seat) else None
+        action = bot.choose_action(self.table)
+        if action is None:  # no honest way on: any possible action keeps the game going
+            possible = self.table.game.actions(seat)
+            action = possible[0] if possible else None
+        return action
 
     def _watch_presence(self, now: float) -> None:
         """Note when every person at a running game went away (``ABANDON_AFTER``)."""
@@ -74,7 +188,7 @@ class Drive:
 
     def _tick(self, now: float) -> None:
         t = self.table
-        if t is None or t.finished:
+        if t is None or t.over:
             return
         if self._abandoned_at is not None and now >= self._abandoned_at + ABANDON_AFTER:
             log.info("table %s: every person has been away for %g s; the game is aborted", self.id, ABANDON_AFTER)
@@ -84,12 +198,12 @@ class Drive:
         if d is not None and now >= d:
             self._call(self.rec.tick, now)
         for seat in self.seats:
-            if seat.turn_deadline is None or now < seat.turn_deadline or t.finished:
+            if seat.turn_deadline is None or now < seat.turn_deadline or t.over:
                 continue
             seat.turn_deadline = None
             if seat.kind != "human" or seat.index not in t.to_act():
                 continue
-            action = self._stand_in_action(seat.index, True)
+            action = self._stand_in_action(seat.index)
             if action is not None:
                 reason = "away" if seat.conn is None else "turn"
                 self._server_event({"type": "timeout", "seat": seat.index, "reason": reason})
@@ -106,78 +220,16 @@ class Drive:
     def _drive(self, now: float) -> bool:
         """Bots and stand-ins until only humans are awaited; ``True`` if the cycle budget
         ran out with more to do."""
-        for _ in range(CYCLE_BUDGET):
-            t = self.table
-            if t is None or t.finished or self.closed:
-                return False
-            if t.court is not None:
-                if not self._bot_votes(now):
-                    return False
-            elif t.window is not None:
-                if not self._bot_answers(now):
-                    return False
-            elif not self._bot_acts(now):
-                return False
-        return True
-
-    def _bot_votes(self, now: float) -> bool:
-        t = self.table
-        for s in t.waiting_votes():
-            seat = self.seats[s]
-            if seat.kind == "bot":
-                self._call(self.rec.vote, s, seat.bot.vote(t), now)
-                return True
-            if seat.conn is None:  # away when the court opened, or since: abstains now (T4)
-                self._call(self.rec.abstain, s, now)
-                return True
-        return False
-
-    def _bot_answers(self, now: float) -> bool:
-        t = self.table
-        for s in t.waiting_answers():
-            seat = self.seats[s]
-            if seat.kind == "bot":
-                call = seat.bot.answer(t)
-            elif seat.conn is None:
-                call = False  # an away seat never calls
-            else:
-                continue
-            self._call(self.rec.answer, s, call, now)
-            return True
-        return False
-
-    def _bot_acts(self, now: float) -> bool:
-        t = self.table
-        seats = t.to_act()
-        if not seats:
+        driver = self._driver
+        if driver is None or self.closed:  # (closed by _tick, e.g. abandoned)
             return False
-        if len(seats) > 1:  # several may act at once (durak): a fair order
-            k = self._rng.below(len(seats))
-            seats = seats[k:] + seats[:k]
-        obliged = None
-        for s in seats:
-            seat = self.seats[s]
-            if seat.kind == "bot":
-                action = seat.bot.choose_action(t)
-                if action is not None:
-                    # T9: a bot that took over from a player who left plays honestly for him.
-                    self._call(self.rec.act, s, action, now, auto="absent" if seat.replaced else None)
-                    return True
-            elif seat.conn is None:  # away: «бито» at once; obliged actions wait for the clock
-                if obliged is None:
-                    obliged = self._obliged()
-                action = None if s in obliged else self._stand_in_action(s, False)
-                if action is not None:
-                    self._server_event({"type": "timeout", "seat": s, "reason": "away"})
-                    self._call(self.rec.act, s, action, now, auto="absent")
-                    return True
-        return False
+        return driver.play(now, CYCLE_BUDGET) == CYCLE_BUDGET
 
     def _prompt(self, now: float) -> None:
         t = self.table
         if t is None:
             return
-        seats = set(t.to_act()) if not t.finished else set()
+        seats = set(t.to_act()) if not t.over else set()
         obliged = self._obliged() if seats else set()
         clock = self.options["turn_timeout"]
         for seat in self.seats:

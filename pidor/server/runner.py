@@ -96,9 +96,11 @@ class TableRunner(Drive):
         self.rec: Recorder | None = None  # its Recorder: every table call of a game goes through it
         self._occupants: list[tuple] = []
         self._standins: dict[int, RandomBot] = {}
+        self._driver = None  # the running game's bot driver (Drive._new_driver)
         self._rng = Rng(self.house.new_seed(), b"runner")
         self._next_seed = self.house.new_seed()  # T10: the next deal's secret server seed
         self._pending: dict[Peer, list[bytes]] = {}
+        self._replied = False  # the request being handled has its reply (or error)
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
         # the sitting court's event.
@@ -123,7 +125,7 @@ class TableRunner(Drive):
 
     @property
     def playing(self) -> bool:
-        return self.table is not None and not self.table.finished
+        return self.table is not None and not self.table.over
 
     def seat_of(self, player: int) -> Seat | None:
         for s in self.seats:
@@ -202,7 +204,7 @@ class TableRunner(Drive):
 
     def _next_deadline(self) -> float | None:
         t = self.table
-        if t is None or t.finished:
+        if t is None or t.over:
             return None
         times = [s.turn_deadline for s in self.seats if s.turn_deadline is not None]
         if self._abandoned_at is not None:
@@ -228,12 +230,14 @@ class TableRunner(Drive):
         self._pending.setdefault(conn, []).append(frame)
 
     def _reply(self, conn, rid, message: dict) -> None:
+        self._replied = True
         if rid is None and message["type"] == "ok":
             return  # a request without an id gets no "ok" (errors are always sent)
         message["id"] = rid
         self._send(conn, message)
 
     def _error(self, conn, rid, code: str, text: str, rule: str | None = None) -> None:
+        self._replied = True
         msg = {"type": "error", "id": rid, "code": code, "message": text}
         if rule is not None:
             msg["rule"] = rule
@@ -321,7 +325,7 @@ class TableRunner(Drive):
             now = trio.current_time()
             for s in humans:
                 self._snapshot(s, now)
-        if self._game_open and self.table.finished:
+        if self._game_open and self.table.over:
             self._game_over()
 
     def _server_event(self, event: Event) -> None:
@@ -351,6 +355,7 @@ class TableRunner(Drive):
         op, conn, player, msg = item
         if op == "request":
             rid = msg.get("id")
+            self._replied = False
             try:
                 getattr(self, "_do_" + msg["type"])(conn, player, msg, rid)
             except (RequestError, ActionError) as e:
@@ -358,6 +363,10 @@ class TableRunner(Drive):
                 seat = self.seat_of(player)
                 if seat is not None:
                     seat.turn_seq = None  # any refused request: the "turn" comes again
+            except Exception:
+                if not self._replied:  # the table fails (run: internal_error): answered as the queued ones are
+                    self._error(conn, rid, "no_table", f"table {self.id} has closed")
+                raise
             finally:
                 conn.table_answered()  # (a failing table too: its connection reads on)
         elif op == "away":
@@ -452,6 +461,7 @@ class TableRunner(Drive):
         server_seed, self._next_seed = self._next_seed, self.house.new_seed()
         game_log.begin(self.table, self.seats, server_seed, bot_seed, self._standin_seed)
         self.game_log, self.rec = game_log, game_log.rec
+        self._driver = self._new_driver()
         for s in self.seats:
             s.seed = None
         self._game_open = True

@@ -1,0 +1,39 @@
+"""Reading a game log in either form: it tells the binary form (:mod:`.format`) from the
+JSON Lines form (:mod:`.jsonl`) by its first byte and hands the bytes to that form's reader.
+
+It sits above both forms, so neither form's module needs the other.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .format import LogFile, read_msgpack
+from .jsonl import read_jsonl
+
+__all__ = ["read_log", "sniff", "looks_like_jsonl"]
+
+
+def read_log(source: str | os.PathLike | bytes) -> LogFile:
+    """Read a log from a path or from bytes, in either form (msgpack or JSON Lines).
+    Raises ``OSError`` when a path cannot be read; bad content is reported in ``problem``."""
+    data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
+    if looks_like_jsonl(data):
+        return read_jsonl(data)
+    return read_msgpack(bytes(data))
+
+
+def sniff(data: bytes) -> str | None:
+    """``msgpack``, ``jsonl``, or ``None`` when the bytes cannot be a game log at all
+    (an empty file is a log cut short before its header: ``msgpack``)."""
+    if not data or data[:1] == b"\x92":
+        return "msgpack"
+    if looks_like_jsonl(data):
+        return "jsonl"
+    return None
+
+
+def looks_like_jsonl(data: bytes) -> bool:
+    """A JSON Lines log starts with ``{`` (after blank space); a binary log with ``0x92``."""
+    return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{"
