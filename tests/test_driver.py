@@ -15,7 +15,7 @@ from pidor.bots import RandomBot
 from pidor.driver import Driver
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
-from pidor.gamelog.format import read_log
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.record import Recorder
 from pidor.server.drive import AwayStandIn
 
