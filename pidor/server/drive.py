@@ -41,7 +41,7 @@ AWAY_TURN = 2.0
 #: comes back to does not hold a log file, memory and a lobby slot for the rest of a game.
 ABANDON_AFTER = 60.0
 
-log = logging.getLogger("pidor.server.table")
+log = logging.getLogger(__name__)
 
 
 class AwayStandIn:
