@@ -156,6 +156,30 @@ class ServerTable:
 
 
 class Drive:
+    """The mixin's contract: what it reads and calls of the :class:`TableRunner` it is
+    mixed into (all defined there)."""
+
+    # state
+    id: int
+    options: dict
+    seats: list[Seat]
+    table: Any  # the Table (None before the first game)
+    rec: Any  # the running game's Recorder: every table call goes through it
+    seq: int  # the last event's seq
+    closed: bool
+    close_reason: str
+    playing: bool
+    _rng: Any  # the runner's Rng: who of several seats acts first
+    _driver: Driver | None
+    _standins: dict[int, RandomBot]  # the turn clock's honest stand-ins, per seat
+    _standin_seed: bytes
+    _abandoned_at: float | None
+    _choice_seq: int  # §5 "Acting on what you saw": where the current situation began
+    # calls
+    _call: Any  # (table call, *args) -> events, sent out and logged
+    _server_event: Any  # (event) -> None: an event of the server's own
+    _send: Any  # (connection, message, seat) -> None
+
     def _obliged(self) -> set[int]:
         """Seats the game waits on (their turn clock runs, T9): none while a call window is
         open or the court sits, else what the game says (durak: the defender, D3/D5)."""
