@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+
+import msgpack
+
 from pidor.cards import deck as full_deck, parse_cards
 from pidor.engine.table import Table
 
@@ -35,3 +39,13 @@ def pass_all(table: Table, now: float = 0.0) -> list[dict]:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def read_frame(sock: socket.socket) -> dict:
+    """One whole frame off a blocking socket (for tests of a server in a subprocess)."""
+    buf = b""
+    while len(buf) < 4 or len(buf) < 4 + int.from_bytes(buf[:4], "big"):
+        chunk = sock.recv(65536)
+        assert chunk, "closed before a whole frame"
+        buf += chunk
+    return msgpack.unpackb(buf[4:4 + int.from_bytes(buf[:4], "big")])

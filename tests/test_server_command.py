@@ -10,19 +10,10 @@ import socket
 import subprocess
 import sys
 
-import msgpack
 import pytest
 
+from helpers import read_frame
 from pidor import wire
-
-
-def read_frame(sock: socket.socket) -> dict:
-    buf = b""
-    while len(buf) < 4 or len(buf) < 4 + int.from_bytes(buf[:4], "big"):
-        chunk = sock.recv(65536)
-        assert chunk, "closed before a whole frame"
-        buf += chunk
-    return msgpack.unpackb(buf[4:4 + int.from_bytes(buf[:4], "big")])
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])

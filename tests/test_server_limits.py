@@ -16,11 +16,11 @@ import subprocess
 import sys
 import time
 
-import msgpack
 import pytest
 import trio
 import trio.testing
 
+from helpers import read_frame
 from pidor import wire
 from pidor.server.app import Server
 from pidor.server.lobby import LIST_MAX, Rate
@@ -142,15 +142,6 @@ async def test_out_of_descriptors_backs_off_with_one_warning_then_serves(autojum
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(loud) == 1 and "Too many open files" in loud[0].getMessage(), loud
     assert not any(r.exc_info for r in caplog.records)
-
-
-def read_frame(sock: socket.socket) -> dict:
-    buf = b""
-    while len(buf) < 4 or len(buf) < 4 + int.from_bytes(buf[:4], "big"):
-        chunk = sock.recv(65536)
-        assert chunk, "closed before a whole frame"
-        buf += chunk
-    return msgpack.unpackb(buf[4:4 + int.from_bytes(buf[:4], "big")])
 
 
 def test_serve_flags_set_the_limits(tmp_path):
