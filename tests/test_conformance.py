@@ -136,7 +136,11 @@ def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, 
     result = table.game.result
     assert result is not None
     if result["draw"]:
-        assert result["loser"] is None and table.mark is None
+        assert result["loser"] is None
+        if len(result["order"]) == players:  # everybody went out (P16), shedding the mark (T7)
+            assert table.mark is None
+        else:  # P16a: too many quiet tricks; the mark stays where it was
+            assert table.game.quiet_tricks >= 30
     else:
         assert 0 <= result["loser"] < players and table.mark == result["loser"]
         assert result["loser"] not in result["order"]

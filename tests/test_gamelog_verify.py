@@ -178,9 +178,11 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
 
 @pytest.fixture(scope="module")
 def sample(logs) -> bytes:
-    """A 4-player «пидор» log with a guilty verdict."""
+    """A 4-player «пидор» log with a guilty verdict and a loser."""
     for data in logs["pidor4"]:
-        if any(e["type"] == "verdict" and e["outcome"] == "guilty" for e in all_events(data)):
+        events = all_events(data)
+        if any(e["type"] == "verdict" and e["outcome"] == "guilty" for e in events) and \
+                any(e["type"] == "game_over" and e["result"]["loser"] is not None for e in events):
             return data
     raise AssertionError("no guilty verdict in the sample games")
 

@@ -294,3 +294,64 @@ def test_T3_P14_a_trick_closing_action_keeps_the_full_call_window(call_window, t
     assert t.tick(10.0 + 1.9) == [] and t.window is not None
     called = t.answer(0, True, 10.0 + 1.9)
     assert of_type(called, "court") and t.court.accused == 2
+
+
+# ----------------------------------------------------------------------------- P16a
+
+
+class LowestThenTake:
+    """The issue's looping players: honest and deterministic; lead the lowest card, beat
+    with the lowest honest beater, take (the bottom card, honestly) when none beats."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+
+    def choose_action(self, table):
+        game = table.game
+        honest = game.honest_actions(self.seat)
+        if not honest:
+            return None
+        rank = lambda a: (a[1] % 13) if len(a) > 1 and a[0] in ("lead", "beat") else 99  # noqa: E731
+        for kind in ("lead", "beat"):
+            mine = [a for a in honest if a[0] == kind]
+            if mine:
+                return min(mine, key=rank)
+        takes = [a for a in honest if a[0] == "take"]
+        return takes[0] if takes else honest[0]
+
+    def answer(self, table) -> bool:
+        return False
+
+    def vote(self, table) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("size", [52, 36])
+def test_P16a_every_game_ends_even_when_honest_play_loops(size):
+    """Issue 15 item 0: four such players looped in about a fifth of the games until a step
+    limit cut them off. P16a ends a game as a draw after QUIET_TRICKS tricks in a row with
+    nothing discarded and nobody out; the mark stays where it was. The same players also
+    loop inside one trick (beat, take the bottom card, beat...): the engine's reading ends
+    that loop the same way once the trick has had QUIET_TRICKS tricks' worth of moves."""
+    from pidor.autoplay import play_game
+    from pidor.engine.seeds import Rng
+    from pidor.engine.table import Table
+    from pidor.engine.pidor_tricks import QUIET_TRICKS
+
+    kinds = {"tricks": 0, "one trick": 0}
+    for i in range(150):
+        t = Table({"game": "pidor", "players": 4, "deck": size})
+        t.start(seed=b"loop-%d" % i)
+        t.mark = 2  # a mark from earlier: a P16a draw leaves it where it is
+        play_game(t, [LowestThenTake(s) for s in range(4)], Rng(b"loop-%d" % i, b"driver"))  # never GameTooLong
+        result = t.game.result
+        g = t.game
+        endless = g.trick_moves >= QUIET_TRICKS * g.trick_size  # a loop inside one trick
+        if result["draw"] and len(result["order"]) < 4:
+            kinds["tricks" if g.quiet_tricks == QUIET_TRICKS else "one trick"] += 1
+            assert g.quiet_tricks == QUIET_TRICKS or endless
+            assert result["loser"] is None and t.mark == (None if 2 in result["order"] else 2)  # (T7: out sheds it)
+        else:
+            assert g.quiet_tricks < QUIET_TRICKS and not endless
+    # The loops are common, of both kinds: the rule is what ends these games.
+    assert kinds["tricks"] > 5 and kinds["one trick"] > 5, kinds

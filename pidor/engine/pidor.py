@@ -34,7 +34,7 @@ _HANDLERS = {
 
 # Fields copied as they are, lists of ints, and lists of lists of ints (for to_data/restore).
 _SCALARS = ("phase", "turn", "held", "drew", "last_drawer", "trump", "trick_size", "closed",
-            "next_leader", "pay_from", "giver")
+            "next_leader", "quiet_tricks", "trick_moves", "pay_from", "giver")
 _LISTS = ("deck", "pidorstvo", "table", "table_seats", "discard", "order")
 _NESTED = ("stacks", "hands", "prikups", "dues", "given")
 
@@ -95,6 +95,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         g.trick_size = 0
         g.closed = False
         g.next_leader = None
+        g.quiet_tricks = g.trick_moves = 0
         g.order = []
         g.dues = []
         g.pay_from = None
@@ -213,8 +214,13 @@ class PidorGame(DealPhase, TrickPlay, Game):
         if self.phase == DEAL:
             if not self.deck and self.held is None:
                 return self._end_deal()
-        elif self.phase == TRICKS and self.closed:
-            return self._end_trick()
+        elif self.phase == TRICKS:
+            if self.closed:
+                return self._end_trick()
+            if self._endless():  # P16a (project reading): a trick that goes round and round
+                events: list[Event] = []
+                self._check_end(events)
+                return events
         return []
 
     def on_mark(self, seat: int) -> list[Event]:

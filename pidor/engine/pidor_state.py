@@ -47,6 +47,8 @@ class PidorState:
     trick_size: int  # players in the game when the trick began (P14)
     closed: bool  # the trick is closed and waits for ``advance`` (T8)
     next_leader: int | None  # who leads the next trick (whoever closed it, P14)
+    quiet_tricks: int  # tricks in a row that ended with nothing discarded and nobody out (P16a)
+    trick_moves: int  # cards led, beaten with and taken in this trick (P16a, a trick without end)
     order: list[int]  # seats in the order they left the game (P15)
     dues: list[list[int]]  # the settlement still to pay: ``[[recipient, cards], ...]`` (P10)
     giver: int | None  # who gives now (P10)

@@ -51,6 +51,12 @@ def beaters(trump: int | None, low_i: int) -> list[frozenset]:
     return table
 
 
+#: P16a: tricks in a row that end with no card discarded and nobody out before the game
+#: ends as a draw (honest play can loop: a take is legal even when a card beats, P13, and a
+#: take that empties the table ends the trick, P15a).
+QUIET_TRICKS = 30
+
+
 class TrickPlay(PidorState):
     #: A take that leaves the table empty ends the trick (the end-of-trick steps of P15/P16
     #: run, nothing goes to the discard, the player after the taker leads). NOT in the
@@ -133,18 +139,21 @@ class TrickPlay(PidorState):
             self._pass_turn(seat, events)
 
     def _do_lead(self, seat: int, card: int, events: list[Event]) -> None:
+        self.trick_moves += 1
         self.hands[seat].remove(card)
         self.table.append(card)
         self.table_seats.append(seat)
         self._after_card(seat, events)
 
     def _do_beat(self, seat: int, card: int, target: int, events: list[Event]) -> None:
+        self.trick_moves += 1
         self.hands[seat].remove(card)
         self.table.append(card)
         self.table_seats.append(seat)
         self._after_card(seat, events)
 
     def _do_take(self, seat: int, index: int, events: list[Event]) -> None:
+        self.trick_moves += 1
         self.hands[seat].append(self.table.pop(index))
         self.table_seats.pop(index)
         if not self.table and self.EMPTY_TABLE_ENDS_TRICK:
@@ -181,7 +190,8 @@ class TrickPlay(PidorState):
     # --- the end of a trick (P14–P16), run by advance() after the window ------------
 
     def _end_trick(self) -> list[Event]:
-        events: list[Event] = [{"type": "discard", "count": len(self.table)}]
+        discarded, gone = len(self.table), len(self.order)
+        events: list[Event] = [{"type": "discard", "count": discarded}]
         self.discard += self.table
         self.table = []
         self.table_seats = []
@@ -196,6 +206,7 @@ class TrickPlay(PidorState):
                 self._take_prikup(s, events)  # P15: only at the end of a trick
             else:
                 self._leave(s, events)
+        self.quiet_tricks = self.quiet_tricks + 1 if not discarded and len(self.order) == gone else 0
         if self._check_end(events):
             return events
         self._start_trick(leader, events)
@@ -205,6 +216,7 @@ class TrickPlay(PidorState):
         leader = first if not self._out[first] else self._next_in_game(first)
         self.turn = leader
         self.trick_size = self.players - len(self.order)
+        self.trick_moves = 0
         self.next_leader = None
         events.append({"type": "trick", "seat": leader, "size": self.trick_size})
 
@@ -213,12 +225,22 @@ class TrickPlay(PidorState):
         self.order.append(seat)
         events.append({"type": "out", "seat": seat, "place": len(self.order)})
 
+    def _endless(self) -> bool:
+        """A trick that never ends: as many moves in one trick as ``QUIET_TRICKS`` tricks
+        of its size would take, with nothing discarded and nobody out meanwhile (both
+        happen only at a trick's end). NOT in the rulings: P16a counts tricks, yet honest
+        play also loops inside one trick (beat, take the bottom card, beat, take...: the
+        table neither fills nor empties); the same draw ends that loop."""
+        return self.phase == TRICKS and self.trick_moves >= QUIET_TRICKS * self.trick_size
+
     def _check_end(self, events: list[Event]) -> bool:
-        """P16: one player left with cards is the pidor; nobody: a draw."""
+        """P16: one player left with cards is the pidor; nobody: a draw. P16a: after
+        ``QUIET_TRICKS`` tricks in a row with nothing discarded and nobody out, a draw
+        (the mark stays where it is: a draw has no loser to give it to, T7)."""
         left = [s for s in range(self.players) if not self._out[s]]
-        if len(left) > 1:
+        if len(left) > 1 and self.quiet_tricks < QUIET_TRICKS and not self._endless():
             return False
-        loser = left[0] if left else None
+        loser = left[0] if len(left) == 1 else None
         # ``order``: the seats that went out, first out first (the loser is not in it).
         self.result = {"loser": loser, "draw": loser is None, "order": list(self.order)}
         self.phase = OVER
