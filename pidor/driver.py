@@ -8,7 +8,10 @@ new kind of bot plugs in here, as a :class:`Policy`, and plays everywhere at onc
 The driver calls the table it is given: a :class:`~pidor.engine.table.Table`, a
 :class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), or any
 object with their surface (``act``, ``answer``, ``vote``, ``abstain``, ``to_act``,
-``waiting_answers``, ``waiting_votes``, ``window``, ``court``).
+``waiting_answers``, ``waiting_votes``, ``window``, ``court``; :func:`play_game` also uses
+``over``, ``deadline`` and ``tick``). A policy with an ``auto`` attribute (a stand-in that
+plays for an absent person) needs a target whose ``act`` takes ``auto`` for the log: a
+Recorder or the server's table, not a bare Table.
 It never runs a clock: when no policy has anything to do, :meth:`Driver.play` returns and
 its caller ticks the table (in-process) or waits for persons and clocks (the server).
 """

@@ -355,3 +355,20 @@ def test_P16a_every_game_ends_even_when_honest_play_loops(size):
             assert g.quiet_tricks < QUIET_TRICKS and not endless
     # The loops are common, of both kinds: the rule is what ends these games.
     assert kinds["tricks"] > 5 and kinds["one trick"] > 5, kinds
+
+
+def test_P16a_a_trick_that_ends_with_a_discard_is_never_scored_endless():
+    """A trick whose last card reaches the move limit still ends normally: its cards go to
+    the discard and the next trick starts (P14); only a trick that goes round and round
+    without ending is a draw."""
+    from pidor.engine.pidor_tricks import QUIET_TRICKS
+
+    g = tricks_game()
+    g.apply(0, ("lead", C("5c")))
+    g.apply(1, ("beat", C("9c"), 0))
+    g.trick_moves = QUIET_TRICKS * g.trick_size - 1  # the closing beat reaches the limit
+    g.apply(2, ("beat", C("Jc"), 1))
+    events = g.advance()
+    assert of_type(events, "discard")[0]["count"] == 3
+    assert not of_type(events, "game_over") and g.result is None
+    assert of_type(events, "trick") and g.trick_moves == 0

@@ -184,6 +184,9 @@ async def test_rules_lists_every_rule_id_with_its_texts():
         assert all(r["ru"] and r["en"] and type(r["violation"]) is bool for r in every)
         durak = (await c.request({"type": "rules", "game": "podkidnoy"}))["rules"]
         assert {r["id"][0] for r in durak} == {"T", "D"} and any(r["id"] == "D3r" and r["violation"] for r in durak)
+        assert not any(r["id"].startswith("D7") for r in durak)  # no transfers in podkidnoy
+        perevodnoy = (await c.request({"type": "rules", "game": "perevodnoy"}))["rules"]
+        assert any(r["id"] == "D7r" for r in perevodnoy)
         pidor = (await c.request({"type": "rules", "game": "pidor"}))["rules"]
         assert {r["id"][0] for r in pidor} == {"T", "P"}
         r = await c.request({"type": "rules", "game": "chess"})

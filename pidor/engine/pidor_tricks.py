@@ -58,12 +58,11 @@ QUIET_TRICKS = 30
 
 
 class TrickPlay(PidorState):
-    #: A take that leaves the table empty ends the trick (the end-of-trick steps of P15/P16
-    #: run, nothing goes to the discard, the player after the taker leads). NOT in the
-    #: rulings: read literally, P14/P15 let a trick go on forever when the cards still in
-    #: hands cannot fill the table (two players holding 6c and 6d: lead, take, skip, lead,
-    #: take...; the prikups never come up because the trick never ends). With ``False`` the
-    #: engine follows P15 literally (the turn passes over an empty hand on an empty table).
+    #: P15a: a take that leaves the table empty ends the trick (the end-of-trick steps of
+    #: P15/P16 run, nothing goes to the discard, the player after the taker leads). Read
+    #: literally, P14/P15 let a trick go on forever when the cards still in hands cannot
+    #: fill the table (two players holding 6c and 6d: lead, take, skip, lead, take...). The
+    #: ``False`` setting (P15 literally) is kept only for tests that show that loop.
     EMPTY_TABLE_ENDS_TRICK = True
     def beats(self, card: int, target: int) -> bool:
         """P12: whether ``card`` honestly beats ``target`` with this game's trump and deck
@@ -157,8 +156,8 @@ class TrickPlay(PidorState):
         self.hands[seat].append(self.table.pop(index))
         self.table_seats.pop(index)
         if not self.table and self.EMPTY_TABLE_ENDS_TRICK:
-            # PROPOSED (not yet in RULINGS.md, see the class comment): a take that empties the
-            # table ends the trick; the player after the taker leads the next one.
+            # P15a: a take that empties the table ends the trick; the player after the
+            # taker leads the next one.
             self.closed = True
             self.next_leader = self._next_in_game(seat)
             events.append({"type": "trick_closed", "seat": seat, "cards": [], "empty": True})
@@ -207,6 +206,7 @@ class TrickPlay(PidorState):
             else:
                 self._leave(s, events)
         self.quiet_tricks = self.quiet_tricks + 1 if not discarded and len(self.order) == gone else 0
+        self.trick_moves = 0  # the trick has ended: it was not endless
         if self._check_end(events):
             return events
         self._start_trick(leader, events)

@@ -160,8 +160,9 @@ GAME_PREFIXES = {"pidor": ("T", "P"), "podkidnoy": ("T", "D"), "perevodnoy": ("T
 
 
 def rules_of(game: str | None = None) -> list[dict]:
-    """Every rule (of ``game``, if given) as ``{"id", "ru", "en", "violation"}``: what a bot
-    needs to cheat on purpose or to judge a call (the ``rules`` request)."""
+    """Every rule (of ``game``, if given: the table's and that game's, without transfers
+    (D7) in podkidnoy) as ``{"id", "ru", "en", "violation"}``: what a bot needs to cheat on
+    purpose or to judge a call (the ``rules`` request)."""
     prefixes = GAME_PREFIXES[game] if game is not None else None
     return [{**rule_texts(r.id), "violation": r.violation} for r in _ALL
-            if prefixes is None or r.id.startswith(prefixes)]
+            if prefixes is None or (r.id.startswith(prefixes) and not (game == "podkidnoy" and r.ruling == "D7"))]
