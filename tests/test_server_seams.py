@@ -391,6 +391,36 @@ async def test_lobby_creates_lists_and_routes_table_requests(autojump_clock):
         assert lobby.tables == {} and lobby.seated == {} and cat.player not in lobby.online
 
 
+class RoomyLimits(Limits):
+    MAX_TABLES_PER_ADDRESS = TABLES_PER_MINUTE = PLAYERS_PER_MINUTE = 10_000
+
+
+async def test_a_list_page_always_fits_in_one_frame(autojump_clock):
+    """100 six-seat tables of people with 32-letter Cyrillic names take more than a frame
+    (MAX_FRAME) to describe: the page stops before that and says where to go on (a reply
+    over the limit used to raise in the lobby and close the asking connection)."""
+    name = "Ж" * 32
+    async with lobby_with(RoomyLimits) as (server, lobby):
+        for t in range(100):
+            host = welcome(lobby, FakePeer(name))
+            joined = await ask(lobby, host, {"type": "create", "options": {"game": "pidor", "players": 6}})
+            for _ in range(5):
+                assert (await ask(lobby, welcome(lobby, FakePeer(name)),
+                                  {"type": "join", "table": joined["table"]["id"]}))["type"] == "joined"
+        reader = welcome(lobby, FakePeer("reader"))
+        seen, after = [], None
+        while True:
+            page = await ask(lobby, reader, {"type": "list"} if after is None else {"type": "list", "after": after})
+            assert page["type"] == "tables" and page["total"] == 100
+            assert len(wire.encode(page)) <= wire.MAX_FRAME
+            seen += [t["id"] for t in page["tables"]]
+            after = page["next"]
+            if after is None:
+                break
+        assert seen == sorted(lobby.tables) and len(seen) == 100
+        assert len(seen) > len(page["tables"])  # more than one page was needed
+
+
 class TightLimits(Limits):
     MAX_TABLES_PER_ADDRESS = 2
     TABLES_PER_MINUTE = 3

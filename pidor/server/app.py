@@ -92,6 +92,7 @@ class Server:
         self._listen_scope = trio.CancelScope()  # shutdown cancels it: no new connections
         self._stop_scope = trio.CancelScope()  # shutdown cancels it: what outlived the grace
         self._drained = trio.Event()  # every connection and table task has ended
+        self._stopping = False  # shutdown has begun
         closed = store.close_open_tables()
         if closed:
             log.info("marked %d tables of an earlier run as closed", closed)
@@ -225,6 +226,10 @@ class Server:
         except (AttributeError, OSError):  # not a socket (tests), or the peer is gone
             address, port = "?", "?"
         conn = Connection(self.lobby, self.limits, stream, f"{address}:{port}", address)
+        if self._stopping:  # accepted as the shutdown began: told at once, like the others
+            conn.fatal("shutdown", "the server is shutting down")
+            await conn.run()
+            return
         full = self._full(address)
         if full:
             conn.fatal("server_full", full)
@@ -253,12 +258,10 @@ class Server:
         """Stop listening, tell every client, close the tables; wait until their tasks
         have ended, ``grace`` seconds at most, then cancel whatever is left."""
         log.info("shutting down: %d connections, %d tables", len(self.connections), len(self.lobby.tables))
+        self._stopping = True
         self._listen_scope.cancel()
         for runner in list(self.lobby.tables.values()):
-            try:
-                runner.submit(("close", None, None, None))
-            except Exception:
-                runner.closed = True
+            runner.submit(("close", None, None, None))  # (never refused: not a request)
         for conn in list(self.connections):
             conn.fatal("shutdown", "the server is shutting down")
         if self._tables is not None:

@@ -7,6 +7,7 @@ index or refuses every game (``no_log``) once it runs.
 
 from __future__ import annotations
 
+import errno
 import gc
 import logging
 import os
@@ -55,6 +56,13 @@ def _check_logs(logs: Path) -> None:
         probe.write(b"pidor")
         probe.flush()
         os.fsync(probe.fileno())
+
+
+def _os_failure(host: str, port: int, e: BaseException) -> str:
+    """One line for an OS error that stopped the server: binding, or anything later."""
+    if getattr(e, "errno", None) in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+        return f"cannot listen on {host}:{port}: {e}"
+    return f"the server stopped on an error of the system: {e}"
 
 
 @click.command()
@@ -108,9 +116,9 @@ def serve(host: str, port: int, data: str | None, log_level: str, max_connection
         oserror = group.subgroup(OSError)
         if oserror is None:
             raise
-        raise click.ClickException(f"cannot listen on {host}:{port}: {oserror.exceptions[0]}") from None
+        raise click.ClickException(_os_failure(host, port, oserror.exceptions[0])) from None
     except OSError as e:
-        raise click.ClickException(f"cannot listen on {host}:{port}: {e}") from None
+        raise click.ClickException(_os_failure(host, port, e)) from None
     finally:
         store.close()
     log.info("stopped")

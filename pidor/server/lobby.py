@@ -20,6 +20,7 @@ import math
 import unicodedata
 from collections import Counter
 
+import msgpack
 import trio
 
 from .. import __version__, wire
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 MAX_TABLES = 2000
 #: Tables in one ``tables`` reply.
 LIST_MAX = 100
+#: Bytes of table infos in one ``tables`` reply: with names of 32 Cyrillic characters a
+#: page of 100 six-seat tables would not fit in one frame (``wire.MAX_FRAME``).
+PAGE_BYTES = 48 * 1024
 
 
 def _clean_name(raw: str) -> str:
@@ -157,7 +161,7 @@ class Lobby:
         conn.send(welcome)
         log.info("player %s (%s) connected from %s%s", player, name, conn.peer, " (new)" if issued else "")
         if runner is not None:
-            self._submit(runner, ("back", conn, player, None), conn, rid)
+            runner.submit(("back", conn, player, None))
 
     def gone(self, conn: Peer) -> None:
         player = conn.player
@@ -166,7 +170,7 @@ class Lobby:
         del self.online[player]
         runner = self.seated.get(player)
         if runner is not None:
-            self._submit(runner, ("away", conn, player, None), None, None)
+            runner.submit(("away", conn, player, None))
 
     # --- requests ------------------------------------------------------------------
 
@@ -188,20 +192,14 @@ class Lobby:
             runner = self.seated.get(conn.player) if table is None else self.tables.get(table)
             if runner is None or runner.closed:
                 raise RequestError("no_table", "no such table" if table is not None else "you sit at no table")
-            self._submit(runner, ("request", conn, conn.player, msg), conn, rid)
+            try:
+                runner.submit(("request", conn, conn.player, msg))
+            except Busy:
+                raise RequestError("busy", f"table {runner.id} is busy; try again") from None
         elif kind == "hello":
             raise RequestError("already_hello", "hello was already accepted on this connection")
         else:
             raise RequestError("unknown_type", f"unknown message type {shown(kind)}")
-
-    def _submit(self, runner: TableRunner, item: tuple, conn: Peer | None, rid) -> None:
-        try:
-            runner.submit(item)
-        except Busy:
-            if conn is None:
-                log.warning("table %s inbox full; dropped %s", runner.id, item[0])
-                return
-            raise RequestError("busy", f"table {runner.id} is busy; try again") from None
 
     def _list(self, conn: Peer, msg: dict, rid) -> None:
         """The tables that match, by id, from after ``after``: ``limit`` of them (at most
@@ -216,7 +214,8 @@ class Lobby:
             limit = LIST_MAX
         elif not 1 <= limit <= LIST_MAX:
             raise RequestError("bad_request", f"list.limit must be 1..{LIST_MAX}")
-        page: list[TableRunner] = []
+        page: list[dict] = []
+        size = 0  # bytes of the page's table infos: the reply must fit in one frame
         total = 0
         more = False
         for runner in self.tables.values():  # in id order
@@ -225,13 +224,16 @@ class Lobby:
             if only_open and (runner.playing or all(s.kind != "vacant" for s in runner.seats)):
                 continue
             total += 1
-            if after is None or runner.id > after:
-                if len(page) < limit:
-                    page.append(runner)
-                else:
+            if (after is None or runner.id > after) and not more:
+                info = runner.info() if len(page) < limit else None
+                cost = 0 if info is None else len(msgpack.packb(info))
+                if info is None or size + cost > PAGE_BYTES:
                     more = True
-        conn.send({"type": "tables", "id": rid, "tables": [r.info() for r in page], "total": total,
-                   "next": page[-1].id if more else None})
+                else:
+                    page.append(info)
+                    size += cost
+        conn.send({"type": "tables", "id": rid, "tables": page, "total": total,
+                   "next": page[-1]["id"] if more else None})
 
     def _create(self, conn: Peer, msg: dict, rid) -> None:
         player = conn.player

@@ -106,7 +106,10 @@ class TableRunner(Drive):
         # the sitting court's event.
         self._choice_seq = self._window_seq = self._court_seq = 0
         self._abandoned_at: float | None = None  # every person at a running game is away since
-        self._inbox_send, self._inbox = trio.open_memory_channel(INBOX)
+        # Requests are bounded (INBOX: then ``busy``); presence (``away``/``back``) never is:
+        # it is bounded by the connections, and a lost one would leave a seat deaf.
+        self._inbox_send, self._inbox = trio.open_memory_channel(math.inf)
+        self._requests = 0  # requests in the inbox
 
     # ------------------------------------------------------------------ outside
 
@@ -116,12 +119,14 @@ class TableRunner(Drive):
         (``Connection.wait_for_table``): replies keep the order of requests, and one
         connection has at most one request in a table's inbox. ``away``/``back`` need
         no answer."""
-        try:
-            self._inbox_send.send_nowait(item)
-        except trio.WouldBlock:
-            raise Busy from None
         if item[0] == "request":
+            if self._requests >= INBOX:
+                raise Busy
+            self._requests += 1
+            self._inbox_send.send_nowait(item)
             item[1].wait_for_table()
+        else:
+            self._inbox_send.send_nowait(item)
 
     @property
     def playing(self) -> bool:
@@ -198,6 +203,7 @@ class TableRunner(Drive):
             except trio.WouldBlock:
                 break
             if op == "request":
+                self._requests -= 1
                 self._error(conn, msg.get("id"), "no_table", f"table {self.id} has closed")
                 conn.table_answered()
         self._flush()
@@ -354,6 +360,7 @@ class TableRunner(Drive):
     def _handle(self, item: tuple) -> None:
         op, conn, player, msg = item
         if op == "request":
+            self._requests -= 1
             rid = msg.get("id")
             self._replied = False
             try:
