@@ -363,6 +363,7 @@ async def test_lobby_creates_lists_and_routes_table_requests(autojump_clock):
         every = await ask(lobby, dan, {"type": "list"})
         assert (ids(every), every["total"], every["next"]) == ([a, b], 2, None)
         assert ids(await ask(lobby, dan, {"type": "list", "open": True})) == [a]  # b has no free seat
+        assert ids(await ask(lobby, dan, {"type": "list", "open": None, "game": None})) == [a, b]  # null: absent
         assert ids(await ask(lobby, dan, {"type": "list", "game": "podkidnoy"})) == [b]
         page = await ask(lobby, dan, {"type": "list", "limit": 1})
         assert (ids(page), page["total"], page["next"]) == ([a], 2, a)

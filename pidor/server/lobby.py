@@ -205,8 +205,10 @@ class Lobby:
         """The tables that match, by id, from after ``after``: ``limit`` of them (at most
         ``LIST_MAX``). Only those are described; the others are only counted (``total``)."""
         game = field_str(msg, "game", optional=True, max_len=32)
-        only_open = msg.get("open", False)
-        if type(only_open) is not bool:
+        only_open = msg.get("open")
+        if only_open is None:  # absent or null, as for every optional field
+            only_open = False
+        elif type(only_open) is not bool:
             only_open = field_bool(msg, "open")
         after = field_int(msg, "after", optional=True)
         limit = field_int(msg, "limit", optional=True)
