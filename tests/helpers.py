@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import sqlite3
 
 import msgpack
 
@@ -49,3 +50,13 @@ def read_frame(sock: socket.socket) -> dict:
         assert chunk, "closed before a whole frame"
         buf += chunk
     return msgpack.unpackb(buf[4:4 + int.from_bytes(buf[:4], "big")])
+
+
+def old_database(path, *statements: str):
+    """A SQLite file made by ``statements`` (a store of an earlier version); returns ``path``."""
+    db = sqlite3.connect(path)
+    for sql in statements:
+        db.execute(sql)
+    db.commit()
+    db.close()
+    return path

@@ -16,13 +16,12 @@ import trio
 import trio.testing
 
 from pidor import wire
-from pidor.client import GAME_REQUESTS
 from pidor.server.app import Server
 from pidor.server.limits import Limits
 from pidor.server.lobby import Lobby
 from pidor.server.runner import TableRunner
 from pidor.server.store import Store
-from pidor.server.testing import Client, connect
+from pidor.server.testing import Client, connect, latest_seq, with_seq
 
 __all__ = ["is_event", "open_table", "act", "cheat_and_call", "serve", "Audit", "fixed_seeds", "seated_client",
            "play_until", "strings_in", "events_of", "MemoryListener", "open_client", "FakePeer", "FakeHouse",
@@ -269,8 +268,7 @@ class FakePeer:
         self._decoder.receive_data(b"".join(frames))
         while (msg := self._decoder.next_message()) is not None:
             self.messages.append(msg)
-            if msg["type"] in ("event", "turn", "snapshot", "hint"):
-                self.seq = max(self.seq, msg["seq"])
+            self.seq = latest_seq(self.seq, msg)
         self._arrived.set()
 
     def fatal(self, code: str, message: str, rid=None) -> None:
@@ -313,9 +311,7 @@ class FakePeer:
         """Hand a request to the table as the lobby does, once the last is answered."""
         if self.waiting:
             await self._answered.wait()
-        if msg["type"] in GAME_REQUESTS and "seq" not in msg:
-            msg = {**msg, "seq": self.seq}
-        runner.submit(("request", self, self.player, msg))
+        runner.submit(("request", self, self.player, with_seq(msg, self.seq)))
 
     async def request(self, runner: TableRunner, msg: dict) -> dict:
         """Submit with a fresh ``id``; the reply carrying it."""

@@ -11,7 +11,6 @@ import logging
 import os
 import re
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ import pytest
 import trio
 import trio.testing
 
-from helpers import read_frame
+from helpers import old_database, read_frame
 from pidor import wire
 from pidor.server.app import Server
 from pidor.server.lobby import LIST_MAX, Rate
@@ -269,13 +268,10 @@ def test_store_forgets_players_who_never_sat_and_were_not_seen():
 
 def test_an_older_store_keeps_its_players(tmp_path):
     """Players of a database from before the ``seated`` flag may have sat: kept."""
-    path = tmp_path / "old.sqlite3"
-    db = sqlite3.connect(path)
-    db.execute("CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
-               "token_hash BLOB NOT NULL UNIQUE, created REAL NOT NULL, seen REAL NOT NULL)")
-    db.execute("INSERT INTO players (name, token_hash, created, seen) VALUES ('old', x'00', 0, 0)")
-    db.commit()
-    db.close()
+    path = old_database(tmp_path / "old.sqlite3",
+                        "CREATE TABLE players (id INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                        "token_hash BLOB NOT NULL UNIQUE, created REAL NOT NULL, seen REAL NOT NULL)",
+                        "INSERT INTO players (name, token_hash, created, seen) VALUES ('old', x'00', 0, 0)")
     store = Store(path)
     new, _ = store.new_player("new")
     store.db.execute("UPDATE players SET seen = 0")

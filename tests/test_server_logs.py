@@ -11,11 +11,11 @@ import hashlib
 import json
 import logging
 import random
-import sqlite3
 from pathlib import Path
 
 import server_helpers
 import trio
+from helpers import old_database
 from server_helpers import events_of, is_event, play_until, seated_client, serve
 
 from pidor.cards import card_code
@@ -313,13 +313,11 @@ async def test_seed_request_rules_and_errors_T10(tmp_path):
 
 
 def test_an_older_games_index_gets_the_new_columns(tmp_path):
-    path = tmp_path / "old.sqlite3"
-    db = sqlite3.connect(path)
-    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, number INTEGER NOT NULL, "
-               "seats TEXT NOT NULL, started REAL NOT NULL, ended REAL, result TEXT, UNIQUE (table_id, number))")
-    db.execute("INSERT INTO games (table_id, number, seats, started) VALUES (1, 1, '[]', 0)")
-    db.commit()
-    db.close()
+    path = old_database(tmp_path / "old.sqlite3",
+                        "CREATE TABLE games (id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, number INTEGER "
+                        "NOT NULL, seats TEXT NOT NULL, started REAL NOT NULL, ended REAL, result TEXT, "
+                        "UNIQUE (table_id, number))",
+                        "INSERT INTO games (table_id, number, seats, started) VALUES (1, 1, '[]', 0)")
     store = Store(path)
     old = store.games_of(1)[0]
     assert old["log"] is None and old["commitment"] is None

@@ -518,10 +518,11 @@ class TableRunner(Drive):
             raise RequestError("stale", f"you acted at event {seat.acted_seq}, after the event {seen} you chose "
                                         "this from; choose again from the next turn")
         offer = next((o for o in reversed(seat.offers) if self._choice_seq <= o[0] <= seen), None)
-        if (offer is not None and action in offer[1] and seat.index in t.to_act()
+        if (offer is not None and offer[0] < self.seq and action in offer[1] and seat.index in t.to_act()
                 and t.game.check(seat.index, action)):
             # Honest when the turn it was chosen from offered it, a violation only because
             # others played since (durak: the bout's limit filled up): refused, not a cheat.
+            # (An offer of the latest seq is the present state: honest still, no check.)
             raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
                                         "have played since and it would break a rule now; choose again")
         self._call_for(conn, rid, self.rec.act, seat.index, action, trio.current_time())

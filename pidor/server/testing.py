@@ -17,7 +17,25 @@ import trio
 from .. import wire
 from ..client import GAME_REQUESTS
 
-__all__ = ["Client", "connect"]
+__all__ = ["Client", "connect", "latest_seq", "with_seq"]
+
+#: Messages whose ``seq`` a client has seen (PROTOCOL.md §5 "Acting on what you saw").
+SEQ_MESSAGES = frozenset({"event", "turn", "snapshot", "hint"})
+
+
+def latest_seq(seq: int, msg: dict) -> int:
+    """The latest seq seen, once ``msg`` has arrived."""
+    if msg.get("type") in SEQ_MESSAGES and type(msg.get("seq")) is int:
+        return max(seq, msg["seq"])
+    return seq
+
+
+def with_seq(msg: dict, seq: int) -> dict:
+    """A game request that names no ``seq`` names ``seq`` (a fuzzed type goes as it is)."""
+    kind = msg.get("type")
+    if isinstance(kind, str) and kind in GAME_REQUESTS and "seq" not in msg:
+        return {**msg, "seq": seq}
+    return msg
 
 
 class Client:
@@ -34,10 +52,7 @@ class Client:
         self.seq = 0  # the latest seq received (events, turns, snapshots)
 
     async def send(self, message: dict) -> None:
-        kind = message.get("type")
-        if isinstance(kind, str) and kind in GAME_REQUESTS and "seq" not in message:
-            message = {**message, "seq": self.seq}
-        frame = wire.encode(message)
+        frame = wire.encode(with_seq(message, self.seq))
         if self.transcript is not None:
             self.transcript.append(("c2s", frame))
         await self.stream.send_all(frame)
@@ -75,8 +90,7 @@ class Client:
             self.frames.append(frame)
             msg = wire.decode_frame(body)
             self.messages.append(msg)
-            if type(msg.get("seq")) is int and msg.get("type") in ("event", "turn", "snapshot", "hint"):
-                self.seq = max(self.seq, msg["seq"])
+            self.seq = latest_seq(self.seq, msg)
             if self.transcript is not None:
                 self.transcript.append(("s2c", frame))
 
