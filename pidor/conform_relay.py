@@ -288,14 +288,17 @@ class Relay:
         decoder = wire.Decoder()
         async for data in server:
             decoder.receive_data(data)
+            out, over = [], False
             while (msg := decoder.next_message()) is not None:
                 self._learn(msg)
                 self._watch(msg)
                 for sent, note in self.twist.to_bot(conn, msg):
                     self.record.add(conn, "s2c", sent, note)  # before the bot can answer it
-                    await bot.send_all(wire.encode(sent))
-                    if sent.get("type") == "event" and sent["event"].get("type") == "results":
-                        self.results.set()
+                    out.append(wire.encode(sent))
+                    over = over or sent.get("type") == "event" and sent["event"].get("type") == "results"
+            await bot.send_all(b"".join(out))  # what came in one piece goes in one
+            if over:
+                self.results.set()
 
     def _answered(self, msg: dict) -> None:
         kind = {"pass": "window", "call": "window", "vote": "court"}.get(msg.get("type"))
