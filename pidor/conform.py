@@ -59,6 +59,9 @@ class Scenario:
     false_call: bool = False  # the kit's seat calls the bot's first callable action (an honest one: T5)
 
 
+#: The kit's seat is 0; built-in bots take the last seats (PROTOCOL.md §4), so the one
+#: seat left open, which the bot under test takes, is 1.
+KIT_SEAT, BOT_SEAT = 0, 1
 CHEATER = "builtin:random:cheat=0.25"
 GAMES = tuple(Scenario(f"{g}-{d}", g, d, (CHEATER,), false_call=g != "pidor") for g in GAME_IDS for d in (36, 52))
 GUARD = Scenario("guard", "pidor", 36, ("builtin:random",), "guard")
@@ -116,13 +119,13 @@ class Host:
                 if info["state"] == "waiting" and all(s["kind"] != "vacant" for s in info["seats"]):
                     started = True
                     await c.send({"type": "start", "id": "start"})
-            elif kind == "turn" and msg.get("seat") == 0 and msg["options"]:
+            elif kind == "turn" and msg.get("seat") == KIT_SEAT and msg["options"]:
                 await c.send({"type": "act", "action": self.rng.choice(msg["options"]), "seq": msg["seq"]})
             elif kind == "event":
                 e = msg["event"]
-                if e["type"] == "window" and 0 in e["owing"]:
+                if e["type"] == "window" and KIT_SEAT in e["owing"]:
                     await c.send({"type": "call" if self._calls(e) else "pass", "seq": msg["seq"]})
-                elif e["type"] == "court" and 0 in e["voters"]:
+                elif e["type"] == "court" and KIT_SEAT in e["voters"]:
                     await c.send({"type": "vote", "guilty": True, "seq": msg["seq"]})
                 elif e["type"] == "results":
                     return
@@ -134,7 +137,7 @@ class Host:
             return False
         if open_.violations:
             return True
-        if self.scenario.false_call and not self.false_called and window["seat"] == 1:
+        if self.scenario.false_call and not self.false_called and window["seat"] == BOT_SEAT:
             self.false_called = True
             return True
         return False
@@ -247,10 +250,15 @@ def _split(command: tuple[str, ...]) -> list[str]:
     return list(command)
 
 
+def _plain(value):
+    """JSON for what msgpack may hold beyond it: bin values as hex."""
+    return value.hex() if isinstance(value, bytes) else repr(value)
+
+
 def _show(frame) -> str:
     if frame is None:
         return ""
-    text = json.dumps(frame.msg, ensure_ascii=False, default=repr) if frame.msg is not None else "(undecodable)"
+    text = json.dumps(frame.msg, ensure_ascii=False, default=_plain) if frame.msg is not None else "(undecodable)"
     if len(text) > 200:
         text = text[:197] + "..."
     arrow = {"c2s": "bot sent", "s2c": "bot got", "drop": "kit"}[frame.dir]
@@ -306,7 +314,7 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
             "checks": [r.to_dict() for r in results],
             "scenarios": [{"name": r.name, "done": r.done, "seconds": round(r.seconds, 2), "timed_out": r.timed_out,
                            "exit": r.exit, "frames": len(r.frames)} for r in records],
-        }, ensure_ascii=False))
+        }, ensure_ascii=False, default=_plain))
     else:
         click.echo(f"pidor conform: {shlex.join(argv)} ({len(records)} games, {seconds:.1f} s)")
         width = max(len(r.name) for r in results)

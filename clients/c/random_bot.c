@@ -185,11 +185,13 @@ static void add_bool(struct message *m, const char *key, bool v)
     v ? msgpack_pack_true(&m->pk) : msgpack_pack_false(&m->pk);
 }
 
-/* The frame (length, then the map) onto the socket; false if it cannot be written. */
+/* The frame (length, then the map) onto the socket; false if it cannot be written (a
+ * closed connection is then found by the next read: MSG_NOSIGNAL, no SIGPIPE). */
 static bool finish(struct bot *b, struct message *m)
 {
     unsigned char head[4] = {m->buf.size >> 24, m->buf.size >> 16, m->buf.size >> 8, m->buf.size};
-    bool ok = write(b->fd, head, 4) == 4 && write(b->fd, m->buf.data, m->buf.size) == (ssize_t)m->buf.size;
+    bool ok = send(b->fd, head, 4, MSG_NOSIGNAL) == 4
+              && send(b->fd, m->buf.data, m->buf.size, MSG_NOSIGNAL) == (ssize_t)m->buf.size;
     msgpack_sbuffer_destroy(&m->buf);
     return ok;
 }
