@@ -13,7 +13,7 @@ from . import __version__
 COMMANDS = {
     "serve": ("pidor.server.command", "serve", "Run the match server (msgpack over TCP)."),
     "play": ("pidor.play", "play", "Play at a server from this terminal."),
-    "match": ("pidor.match", "match", "Run scripted bot-vs-bot matches in-process."),
+    "match": ("pidor.match.command", "match", "Run scripted bot-vs-bot matches (built-in and external bots)."),
     "standings": ("pidor.match.standings", "standings_command",
                   "Rank entrants from game logs and match results files."),
     "replay": ("pidor.gamelog.commands", "replay", "Show a logged game as text, action by action."),

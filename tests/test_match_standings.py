@@ -10,6 +10,8 @@ from click.testing import CliRunner
 
 from pidor.cli import main
 from pidor.match import run_match
+from pidor.gamelog.reader import read_log
+from pidor.match.standings import log_record
 from pidor.match.stats import places, summarize
 
 SPECS = ["builtin:random:cheat=0.2,attention=0.5,false_call=0.02", "builtin:random:attention=0.9",
@@ -28,24 +30,26 @@ def standings_json(*args: str) -> dict:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
-    """Eight games of four distinct bots, with logs (one seat each: seat = entrant)."""
-    logs = tmp_path_factory.mktemp("logs")
-    result = run_match("pidor", 4, 8, seed="standings", specs=SPECS, logs=logs)
-    return result, logs
+    """Eight games of four distinct bots, with logs and a results file."""
+    tmp = tmp_path_factory.mktemp("match")
+    result = run_match("pidor", 4, 8, seed="standings", specs=SPECS, logs=tmp / "logs",
+                       results=tmp / "results.jsonl")
+    return result, tmp / "logs"
 
 
-def test_counts_from_logs_equal_the_match_runners(played):
+def test_records_from_logs_equal_the_match_runners(played):
     result, logs = played
     out = standings_json(str(logs))
     assert out["game"] == "pidor"
     assert out["sources"] == {"logs": 8, "results": 0, "skipped": [], "ignored": 0}
-    assert (out["games"], out["draws"], out["actions"]) == (result.games, result.draws, result.actions)
-    by_name = {e["name"]: e for e in out["entrants"]}
-    for seat in result.seats:
-        e = by_name[seat.spec]
-        assert (e["games"], e["losses"], e["draws"], e["cheats"], e["convicted"], e["false_calls"]) == \
-               (seat.games, seat.losses, seat.draws, seat.cheats, seat.convicted, seat.false_calls)
-    assert sum(e["cheats"] for e in out["entrants"]) > 0  # the counts are not all zero by accident
+    rebuilt = [log_record(read_log(path), path) for path in result.logs]
+    assert rebuilt == result.records
+    assert sum(sum(r["cheats"]) for r in rebuilt) > 0  # the counts are not all zero by accident
+    expected = summarize(result.records)
+    assert {k: out[k] for k in expected} == expected
+    # the results file gives the same standings as the logs
+    from_results = standings_json(str(logs.parent / "results.jsonl"))
+    assert {k: from_results[k] for k in expected} == expected
 
 
 def test_only_verified_finished_logs_count(played, tmp_path):
@@ -128,17 +132,19 @@ def test_pair_and_game_choice(tmp_path):
     assert "no games of 'zed'" in standings(str(f), "--game", "pidor", "--pair", "a", "zed", code=2).output
 
 
+GOOD = ('{"index": 0, "seating": ["a", "b"], "order": [0], "loser": 1, "draw": false, '
+        '"cheats": [0, 0], "convicted": [0, 0], "false_calls": [0, 0]}\n')
+
+
 @pytest.mark.parametrize("content, message", [
     ("hello\n", "neither a game log nor a results file"),
-    ('{"seating": ["a", "b"], "order": [0], "loser": 1, "draw": false, '
-     '"cheats": [0, 0], "convicted": [0, 0], "false_calls": [0, 0]}\n{"seating": ["a"]}\n',
-     ":2: not a game record: 'seating' must be a list of at least two entrant names"),
-    ('{"seating": ["a", "b"], "order": [0, 5], "loser": 1, "draw": false}\n', "'order' must be a list"),
-    ('{"seating": ["a", "b"], "order": [0], "loser": null, "draw": false, '
-     '"cheats": [0, 0], "convicted": [0, 0], "false_calls": [0, 0]}\n', "'draw' must be true exactly"),
-    ('{"seating": ["a", "b"], "order": [0], "loser": 1, "draw": false, '
-     '"cheats": [0], "convicted": [0, 0], "false_calls": [0, 0]}\n', "'cheats' must be a count per seat"),
-    ('{"seating": ["a", "b"]}\nnot json\n', ":1: not a game record"),
+    (GOOD + '{"index": 1, "seating": ["a"]}\n',
+     "record 2: not a game record: 'seating' must be a list of at least two entrant names"),
+    (GOOD.replace('"order": [0]', '"order": [0, 5]'), "'order' must be a list of distinct seats"),
+    (GOOD.replace('"loser": 1', '"loser": null'), "'draw' must be true exactly when 'loser' is null"),
+    (GOOD.replace('"cheats": [0, 0]', '"cheats": [0]'), "'cheats' must be a count per seat"),
+    (GOOD.replace('"index": 0, ', ''), "line 1: not a game record"),
+    (GOOD + 'not json\n' + GOOD, "line 2: not a JSON record"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, content, message):
     f = tmp_path / "in.jsonl"
@@ -146,6 +152,13 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, content, message):
     r = standings(str(f), code=2)
     assert message in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1
+
+
+def test_a_torn_last_line_is_left_out(tmp_path):
+    """A match killed while it wrote its results file: the whole records count."""
+    f = tmp_path / "r.jsonl"
+    f.write_text(GOOD + GOOD.replace('"index": 0', '"index": 1')[:30], encoding="utf-8")
+    assert standings_json(str(f))["games"] == 1
 
 
 def test_usage_errors():

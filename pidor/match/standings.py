@@ -32,7 +32,9 @@ from ..engine.games import GAME_IDS
 from ..gamelog.format import gc_paused
 from ..gamelog.reader import looks_like_jsonl, read_log, sniff
 from ..gamelog.verify import verify
-from .stats import SeatCounts, summarize, summary_table
+from .record import count_events, finish_record, new_record
+from .runner import MatchError, MatchFailed, read_results
+from .stats import summarize, summary_table
 
 __all__ = ["entrant_name", "log_record", "check_record", "read_sources", "standings"]
 
@@ -42,10 +44,10 @@ class Unusable(ValueError):
 
 
 def entrant_name(seat: dict) -> str:
-    """A header seat's entrant: its ``entrant`` (a match runner's name for it), else its
-    ``name`` (a player at the server), else its ``spec`` (a built-in bot), else
-    ``builtin:<policy>``. Seats of one name are one entrant."""
-    for key in ("entrant", "name", "spec"):
+    """A header seat's entrant when the log does not name it (``extra.match.seating``, as
+    ``pidor match`` writes): its ``name`` (a player at the server), else its ``spec`` (a
+    built-in bot), else ``builtin:<policy>``. Seats of one name are one entrant."""
+    for key in ("name", "spec"):
         value = seat.get(key)
         if isinstance(value, str) and value:
             return value
@@ -53,21 +55,25 @@ def entrant_name(seat: dict) -> str:
 
 
 def log_record(log, path: str) -> dict:
-    """The record of a verified, finished log (``log``: a :class:`~pidor.gamelog.format.LogFile`)."""
+    """The record of a verified, finished log (``log``: a :class:`~pidor.gamelog.format.LogFile`),
+    as :mod:`pidor.match.record` makes it while the game is played; ``index`` and ``deal``
+    are the match's (``extra.match``), or ``None`` for a server's log."""
     header, footer = log.header, log.footer
     seats = header["seats"]
-    counts = SeatCounts(len(seats))
+    n = len(seats)
+    match = (header.get("extra") or {}).get("match") or {}
+    seating = match.get("seating")
+    if not (isinstance(seating, list) and len(seating) == n and all(isinstance(x, str) for x in seating)):
+        seating = [entrant_name(s) for s in seats]
+    seed = bytes.fromhex(footer["reveal"]["server_seed"])
+    record = new_record(header["options"], match.get("index"), match.get("deal"), seed, seating)
     actions = 0
     for body in log.records[1:-1]:
-        events = body.get("events") or ()
-        counts.add(events)
+        events = body.get("events") or []
+        count_events(record, events)
         actions += sum(e["type"] == "action" for e in events)
-    result = footer["result"]
-    return {"game": header["game"], "players": len(seats), "deck": header["options"].get("deck"),
-            "seed": (footer.get("reveal") or {}).get("server_seed"),
-            "seating": [entrant_name(s) for s in seats], "order": list(result["order"]),
-            "loser": result["loser"], "draw": result["draw"], **counts.to_dict(),
-            "forfeits": list(footer.get("forfeits") or ()), "actions": actions, "log": path}
+    record["forfeits"] = list(footer.get("forfeits") or ())
+    return finish_record(record, footer["result"], actions, path)
 
 
 def _is_int(v) -> bool:
@@ -143,21 +149,18 @@ def _kind(data: bytes) -> str | None:
     return None
 
 
-def _results(data: bytes, path: str) -> list[dict]:
-    records = []
-    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            raise Unusable(f"{path}:{number}: not JSON") from None
+def _results(path: Path) -> list[dict]:
+    """A results file's records (:func:`~pidor.match.runner.read_results`), each checked, in
+    ``index`` order."""
+    try:
+        records = read_results(path)
+    except (MatchError, MatchFailed) as e:
+        raise Unusable(str(e)) from None
+    for number, rec in enumerate(records, start=1):
         why = check_record(rec)
         if why is not None:
-            raise Unusable(f"{path}:{number}: not a game record: {why}")
-        records.append(rec)
-    records.sort(key=lambda r: r.get("index", 0) if isinstance(r.get("index"), int) else 0)
-    return records
+            raise Unusable(f"{path}, record {number}: not a game record: {why}")
+    return sorted(records, key=lambda r: r["index"])
 
 
 def read_sources(paths, progress=None) -> tuple[list[dict], dict]:
@@ -175,7 +178,7 @@ def read_sources(paths, progress=None) -> tuple[list[dict], dict]:
             raise Unusable(f"cannot read {path}: {e.strerror or e}") from None
         kind = _kind(data)
         if kind == "results":
-            got = _results(data, str(path))
+            got = _results(path)
             records += got
             sources["results"] += len(got)
         elif kind == "log":

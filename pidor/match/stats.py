@@ -46,41 +46,13 @@ from typing import Iterable, NamedTuple
 
 from openskill.models import PlackettLuce
 
-__all__ = ["Z95", "SeatCounts", "wilson", "places", "summarize", "pair_summary", "summary_table",
+__all__ = ["Z95", "wilson", "places", "summarize", "pair_summary", "summary_table",
            "Sprt", "parse_sprt", "sprt_status", "llr", "elo_to_score"]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95%
 _RATING_MODEL = PlackettLuce  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 _COUNTS = ("cheats", "convicted", "false_calls")
 _DIGITS = 4  # floats in a summary are rounded to this, so that it prints the same everywhere
-
-
-class SeatCounts:
-    """A game's ``cheats``, ``convicted`` and ``false_calls`` per seat, counted from its events
-    as they come (:meth:`add`): an ``action`` event with violations is a cheat (undone ones
-    included); a ``mark`` with reason ``convicted`` a conviction; one with reason ``false_call``
-    (T5: an honest action called) or ``lost_vote`` (T6: the court acquitted) a false call."""
-
-    def __init__(self, players: int) -> None:
-        self.cheats = [0] * players
-        self.convicted = [0] * players
-        self.false_calls = [0] * players
-
-    def add(self, events: Iterable[dict]) -> None:
-        for e in events:
-            kind = e["type"]
-            if kind == "action":
-                if e.get("_violations"):
-                    self.cheats[e["seat"]] += 1
-            elif kind == "mark":
-                reason = e["reason"]
-                if reason == "convicted":
-                    self.convicted[e["seat"]] += 1
-                elif reason == "false_call" or reason == "lost_vote":
-                    self.false_calls[e["seat"]] += 1
-
-    def to_dict(self) -> dict:
-        return {"cheats": self.cheats, "convicted": self.convicted, "false_calls": self.false_calls}
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
