@@ -46,6 +46,7 @@ from ..bots import RandomBot
 from ..engine.table import Table
 from ..server.app import Server
 from ..server.limits import Limits
+from ..server.requests import RequestError
 from ..server.runner import TableRunner
 from ..server.store import Store
 from .entrants import Entrant, fill_command
@@ -202,11 +203,14 @@ class MatchTable(TableRunner):
         self._spent = [0.0] * len(self.seats)
         humans = [s for s in self.seats if s.kind == "human"]
         self.host = humans[0].index
-        self._do_start(_Runner(), humans[0].player, {"type": "start"}, None)
+        super()._do_start(_Runner(), humans[0].player, {"type": "start"}, None)
         self.rec.notes["forfeits"] = plan.record["forfeits"]
         for s in humans:
             if s.conn is None:
                 self._forfeit(s, "absent")
+
+    def _do_start(self, conn, player, msg, rid) -> None:
+        raise RequestError("not_host", "the match runner starts every game at this table")
 
     # --- forfeits ------------------------------------------------------------------
 
