@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pidor.cli import main
 from pidor.match import run_match
 from pidor.gamelog.reader import read_log
-from pidor.match.standings import log_record
+from pidor.match.standings import entrant_name, log_record
 from pidor.match.stats import places, summarize
 
 SPECS = ["builtin:random:cheat=0.2,attention=0.5,false_call=0.02", "builtin:random:attention=0.9",
@@ -164,3 +164,11 @@ def test_a_torn_last_line_is_left_out(tmp_path):
 def test_usage_errors():
     assert "does not exist" in standings("/no/such/path", code=2).output
     assert "Missing argument" in standings(code=2).output
+
+
+def test_entrant_names_of_server_seats():
+    """Without a match's names (extra.match.seating): a player by name, a bot by its spec."""
+    assert entrant_name({"kind": "human", "name": "vasya", "player": 7}) == "vasya"
+    assert entrant_name({"kind": "bot", "policy": "random", "spec": "builtin:random:cheat=0.1"}) == \
+        "builtin:random:cheat=0.1"
+    assert entrant_name({"kind": "bot", "policy": "random"}) == "builtin:random"
