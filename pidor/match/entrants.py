@@ -10,7 +10,8 @@
   the runner's server with this token (``hello`` with ``token``) and is seated for it.
 
 An entrant without a name is named by its spec (``builtin:random``; a second one with the
-same spec ``builtin:random#2``).
+same spec ``builtin:random#2``), a ``cmd:`` one by its program: the file name of the last
+word before the first option (``cmd:python bots/mine.py --port {port}`` is ``mine.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Entrant:
     params: dict = field(default_factory=dict, compare=False)  # builtin: the policy spec
     argv: tuple[str, ...] = ()  # cmd: the command line, placeholders unfilled
     token: str | None = None  # tcp: the token the bot says hello with
+    given: bool = False  # named by --entrant (else by its spec or program)
 
     @property
     def external(self) -> bool:
@@ -53,14 +55,15 @@ def parse_entrant(spec: str, name: str | None = None) -> Entrant:
     kind, sep, rest = spec.partition(":")
     if not sep or kind not in ("builtin", "cmd", "tcp"):
         raise ValueError(f"unknown entrant {shown(spec)}: use {_KINDS}")
+    given = name is not None
     name = spec if name is None else name
     if kind == "builtin":
-        return Entrant(name, spec, kind, params=parse_spec(spec))
+        return Entrant(name, spec, kind, params=parse_spec(spec), given=given)
     if kind == "tcp":
         if not _TOKEN.fullmatch(rest):
             raise ValueError(f"a tcp: token is 8..128 letters, digits or _.~- (the bot says hello with it), "
                              f"not {shown(rest)}")
-        return Entrant(name, spec, kind, token=rest)
+        return Entrant(name, spec, kind, token=rest, given=given)
     try:
         argv = tuple(shlex.split(rest))
     except ValueError as e:
@@ -76,7 +79,13 @@ def parse_entrant(spec: str, name: str | None = None) -> Entrant:
         if unknown:
             raise ValueError(f"unknown placeholder {{{unknown[0]}}} in {shown(arg)}; known: "
                              + " ".join(f"{{{p}}}" for p in PLACEHOLDERS))
-    return Entrant(name, spec, kind, argv=argv)
+    return Entrant(name if given else _program(argv), spec, kind, argv=argv, given=given)
+
+
+def _program(argv: tuple[str, ...]) -> str:
+    words = argv[:next((k for k, a in enumerate(argv) if a.startswith("-")), len(argv))]
+    last = (words or argv)[-1]
+    return (last.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or last)[:NAME_MAX]
 
 
 def named_entrant(text: str) -> Entrant:
@@ -99,7 +108,7 @@ def name_entrants(entrants: list[Entrant]) -> list[Entrant]:
         k = seen.get(e.name, 0) + 1
         seen[e.name] = k
         if k > 1:
-            if e.name != e.spec:
+            if e.given:
                 raise ValueError(f"two entrants are named {shown(e.name)}")
             e = Entrant(f"{e.name}#{k}", e.spec, e.kind, e.params, e.argv, e.token)
         out.append(e)
