@@ -69,14 +69,15 @@ def test_only_verified_finished_logs_count(played, tmp_path):
     cut.write_bytes(cut.read_bytes()[:-200])
     (tmp_path / "pidor.sqlite3").write_bytes(b"SQLite format 3\x00" + bytes(100))
     (tmp_path / "bot.stderr").write_text("Traceback (most recent call last):\n", encoding="utf-8")
+    (tmp_path / "quiet.stderr").write_bytes(b"")
     out = standings_json(str(tmp_path))
     s = out["sources"]
-    assert s["logs"] == 6 and s["ignored"] == 2
+    assert s["logs"] == 6 and s["ignored"] == 3
     assert [(k["path"], k["status"]) for k in s["skipped"]] == [(str(tampered), "failed"), (str(cut), "unfinished")]
     assert out["games"] == 6
     text = standings(str(tmp_path)).output
     assert f"{tampered}: skipped, failed" in text and "6 games (6 verified logs, 0 results records, 2 logs skipped, " \
-                                                       "2 other files ignored)" in text
+                                                       "3 other files ignored)" in text
 
 
 def _record(i, seating, order, loser, game="pidor"):

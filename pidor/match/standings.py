@@ -131,9 +131,11 @@ def _files(paths) -> list[tuple[Path, bool]]:
 
 
 def _kind(data: bytes) -> str | None:
-    """``log``, ``results`` or ``None`` for bytes that are neither."""
-    form = sniff(data)
-    if form == "msgpack":
+    """``log``, ``results`` or ``None`` for bytes that are neither (an empty file too: a
+    bot's empty stderr beside the logs, more likely than a log cut before its header)."""
+    if not data:
+        return None
+    if sniff(data) == "msgpack":
         return "log"
     if not looks_like_jsonl(data):
         return None

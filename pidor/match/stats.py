@@ -50,7 +50,6 @@ __all__ = ["Z95", "wilson", "places", "summarize", "pair_summary", "summary_tabl
            "Sprt", "parse_sprt", "SprtTest", "sprt_status", "llr", "elo_to_score"]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95%
-_RATING_MODEL = PlackettLuce  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 _COUNTS = ("cheats", "convicted", "false_calls")
 _DIGITS = 4  # floats in a summary are rounded to this, so that it prints the same everywhere
 
@@ -86,8 +85,7 @@ class _Entrant:
 
     def __init__(self) -> None:
         self.games = self.losses = self.draws = self.cheats = self.convicted = self.false_calls = 0
-        self.forfeits = 0
-        self.places = 0.0
+        self.forfeits = self.places = 0
 
 
 def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
@@ -95,15 +93,14 @@ def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
     names = record["seating"]
     teams = [[model.rating(*ratings[name])] for name in names]
     rated = model.rate(teams, ranks=seat_places)
-    before = {name: ratings[name] for name in names}
-    change: dict[str, list[float]] = {name: [0.0, 1.0] for name in names}
+    change: dict[str, list[float]] = {name: [0.0, 1.0] for name in names}  # mu added, variance factor
     for name, [r] in zip(names, rated):
-        mu, sigma = before[name]
+        mu, sigma = ratings[name]
         var = sigma * sigma + model.tau * model.tau  # openskill adds tau² before the update
         change[name][0] += r.mu - mu
         change[name][1] *= r.sigma * r.sigma / var
     for name, (dmu, factor) in change.items():
-        mu, sigma = before[name]
+        mu, sigma = ratings[name]
         ratings[name] = [mu + dmu, math.sqrt((sigma * sigma + model.tau * model.tau) * factor)]
 
 
@@ -112,7 +109,7 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
     rating, best first, then by name) and, with exactly two entrants or an explicit ``pair``,
     ``pair`` (:func:`pair_summary`). The same records in the same order give the same dict."""
     records = list(records)
-    model = _RATING_MODEL()
+    model = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
     stats: dict[str, _Entrant] = {}
     ratings: dict[str, list[float]] = {}
     draws = actions = 0
