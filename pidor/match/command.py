@@ -16,6 +16,7 @@ from ..gamelog.format import LogWriteError
 from .entrants import named_entrant, parse_entrant
 from .pool import RayUnavailable
 from .runner import MatchError, MatchFailed, TimeControl, run_match
+from .stats import parse_sprt
 from .summary import summary_text
 
 __all__ = ["match"]
@@ -77,9 +78,12 @@ SECONDS = click.FloatRange(0.001, 3600.0)
                    "else ./pidor-match-stderr].")
 @click.option("--listen", default="127.0.0.1:0", show_default=True, metavar="HOST:PORT",
               help="Where the local server for external bots listens (tcp: bots on other machines: 0.0.0.0:PORT).")
+@click.option("--sprt", default=None, metavar="elo0=X,elo1=Y[,alpha=A,beta=B]",
+              help="Stop early once a sequential probability ratio test of the first entrant against the second "
+                   "decides (fastchess's logistic GSPRT on the loss rates; alpha and beta default to 0.05).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def match(game, players, games, deck, hard, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
-          game_time, results, resume, logs, stderr_dir, listen, as_json) -> None:
+          game_time, results, resume, logs, stderr_dir, listen, sprt, as_json) -> None:
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
     --concurrency."""
@@ -99,6 +103,12 @@ def match(game, players, games, deck, hard, seed, specs, named, seat_seeds, rota
     if resume is not None and results is not None and os.path.abspath(results) != os.path.abspath(resume):
         raise click.UsageError("--resume FILE continues FILE: give no other --results")
     seeds = [_seat_seed(t) for t in seat_seeds]
+    test = None
+    if sprt is not None:
+        try:
+            test = parse_sprt(sprt)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--sprt") from None
     where = _listen(listen)
     bar = None
     if sys.stderr.isatty() and games > 1:
@@ -110,7 +120,7 @@ def match(game, players, games, deck, hard, seed, specs, named, seat_seeds, rota
                            specs=list(specs), entrants=entrants, seat_seeds=seeds, logs=logs, rotate=rotate,
                            concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,
                            clock=TimeControl(move_time, game_time),
-                           stderr_dir=stderr_dir or logs or "pidor-match-stderr", listen=where,
+                           stderr_dir=stderr_dir or logs or "pidor-match-stderr", listen=where, sprt=test,
                            progress=None if bar is None else bar.update)
     except MatchError as e:
         raise click.UsageError(str(e)) from None

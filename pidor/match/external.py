@@ -325,6 +325,7 @@ class Hub:
         self.clock = clock
         self.host, self.port = host, port
         self.played = played
+        self.stopped = False  # the SPRT decided: no more games
         self.instances: dict[str, list[Instance]] = {}
         self.freed = trio.Event()
         self.stderr: dict[str, object] = {}
@@ -437,6 +438,8 @@ class Hub:
         """Play games from ``games`` at ``table`` until there are none left."""
         setup = self.setup
         for game in games:
+            if self.stopped:
+                break
             entrants = [setup.entrants[e] for e in game.seating]
             chosen = await self._acquire(entrants)
             n = len(entrants)
@@ -463,7 +466,8 @@ class Hub:
                     inst.process.kill()  # a bot that hung or misbehaved starts afresh
                     await inst.exited.wait()
             self._release(chosen)
-            self.played(plan.record)
+            if self.played(plan.record):
+                self.stopped = True
 
     async def stop(self) -> None:
         for pool in self.instances.values():
@@ -503,9 +507,10 @@ async def _run(setup: Setup, games: list[Game], played, workers: int, clock, std
         nursery.cancel_scope.cancel()
 
 
-def play_external(setup: Setup, games: list[Game], played: Callable[[dict], None], *, workers: int, clock,
+def play_external(setup: Setup, games: list[Game], played: Callable[[dict], bool], *, workers: int, clock,
                   stderr_dir, listen: tuple[str, int]) -> None:
-    """Play ``games`` on a local server; ``played(record)`` as each ends (in any order)."""
+    """Play ``games`` on a local server; ``played(record)`` as each ends (in any order),
+    until it returns ``True`` (the games under way are finished)."""
     if clock.move is None:
         clock = type(clock)(DEFAULT_MOVE_TIME, clock.game)
     trio.run(_run, setup, games, played, workers, clock, stderr_dir, listen)

@@ -19,7 +19,8 @@ from .play import Setup
 from .pool import play_all
 from .record import match_base, server_seed
 from .schedule import Game, schedule
-from .summary import summarize
+from .stats import Sprt, sprt_status
+from .summary import match_summary
 
 __all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MatchError", "MatchFailed", "read_results"]
 
@@ -101,6 +102,36 @@ def _check_resumed(records: list[dict], plan: list[Game], entrants: list[Entrant
     return done
 
 
+class _SprtCheck:
+    """The SPRT of the first entrant against the second, on the longest run of finished
+    games from game 0 (so it stops at the same game however the games were spread)."""
+
+    def __init__(self, sprt: Sprt, plan: list[Game], entrants: list[Entrant], rotate: bool, done: dict) -> None:
+        self.sprt = sprt
+        self.a, self.b = entrants[0].name, entrants[1].name
+        # With rotation an outcome is a deal: the games of one deal where both sit.
+        first = [g for g in plan if g.deal == 0 and {0, 1} <= set(g.seating)]
+        self.per_deal = len(first) if rotate else 1
+        self.done = done
+        self.prefix = 0  # games 0 .. prefix-1 are done
+        self.decided_at: int | None = None
+
+    def status(self) -> dict:
+        records = [self.done[i] for i in range(self.decided_at or self.prefix)]
+        return sprt_status(records, self.sprt, self.a, self.b, self.per_deal)
+
+    def decided(self) -> bool:
+        if self.decided_at is not None:
+            return True
+        grown = False
+        while self.prefix in self.done:
+            self.prefix += 1
+            grown = True
+        if grown and self.status()["decision"] != "continue":
+            self.decided_at = self.prefix
+        return self.decided_at is not None
+
+
 def _prepare_results(path: str | os.PathLike, resume: bool) -> None:
     """A new results file must not overwrite one; a resumed one loses its torn last line."""
     p = Path(path)
@@ -133,12 +164,15 @@ def run_match(
     clock: TimeControl | None = None,
     stderr_dir: str | os.PathLike | None = None,
     listen: tuple[str, int] = ("127.0.0.1", 0),
+    sprt: Sprt | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Play a match. Entrants come from ``entrants`` or seat ``specs`` (one per seat in
     order), filled up with ``builtin:random``. ``results``: append one JSON record per game
     (``resume``: the file holds an interrupted run of this match; its games are not played
-    again). ``progress(1)`` after each game played."""
+    again). ``sprt``: stop early once the SPRT of the first entrant against the second
+    decides, checked on the games in index order (a deal's games together with
+    ``rotate``). ``progress(1)`` after each game played."""
     cls = game_class(game)
     raw: dict = {"game": game, "players": players}
     if deck is not None:
@@ -178,15 +212,18 @@ def run_match(
         Path(logs).mkdir(parents=True, exist_ok=True)
     setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs))
     todo = [g for g in plan if g.index not in done]
+    test = None if sprt is None else _SprtCheck(sprt, plan, entrants, rotate, done)
     out = None if results is None else open(results, "a", encoding="utf-8")  # noqa: SIM115 - closed below
     try:
-        def played(record: dict) -> None:
+        def played(record: dict) -> bool:
+            """Keep a finished game; ``True`` once the SPRT says stop."""
             done[record["index"]] = record
             if out is not None:
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 out.flush()
             if progress is not None:
                 progress(1)
+            return test is not None and test.decided()
 
         if any(e.external for e in entrants):
             from .external import play_external
@@ -195,10 +232,14 @@ def run_match(
                           stderr_dir=stderr_dir, listen=listen)
         else:
             for record in play_all(setup, todo, concurrency, ray):
-                played(record)
+                if played(record):
+                    break
     finally:
         if out is not None:
             out.close()
     records = [done[i] for i in sorted(done)]
-    summary = summarize(records, entrants, options, seed)
+    if test is not None:
+        records = records[:test.decided_at or len(records)]
+    pair = None if sprt is None else (entrants[0].name, entrants[1].name)
+    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status())
     return MatchResult(summary, records, [r["log"] for r in records if r["log"] is not None])

@@ -1,42 +1,27 @@
-"""The summary of a match: per entrant, counted over the seats it held in the records."""
+"""The summary of a match: the match's options and :func:`pidor.match.stats.summarize` of
+its records (per entrant: games, losses with a Wilson interval, draws, mean place, cheats,
+convictions, false calls, forfeits, an openskill rating; for two entrants, A against B)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from .entrants import Entrant
+from .stats import summarize, summary_table
 
-__all__ = ["summarize", "summary_text"]
-
-_COUNTS = ("cheats", "convicted", "false_calls")
+__all__ = ["match_summary", "summary_text"]
 
 
-def summarize(records: list[dict], entrants: list[Entrant], options: dict, seed: str) -> dict:
-    rows = {e.name: {"name": e.name, "spec": e.spec, "games": 0, "losses": 0, "draws": 0, "places": 0,
-                     "cheats": 0, "convicted": 0, "false_calls": 0, "forfeits": 0} for e in entrants}
-    for r in records:
-        n = len(r["seating"])
-        order = r["order"]
-        for seat, name in enumerate(r["seating"]):
-            row = rows[name]
-            row["games"] += 1
-            row["places"] += order.index(seat) + 1 if seat in order else n
-            if r["loser"] == seat:
-                row["losses"] += 1
-            elif r["draw"]:
-                row["draws"] += 1
-            for key in _COUNTS:
-                row[key] += r[key][seat]
-        for f in r["forfeits"]:
-            rows[r["seating"][f["seat"]]]["forfeits"] += 1
-    for row in rows.values():
-        places = row.pop("places")
-        row["mean_place"] = round(places / row["games"], 4) if row["games"] else None
-    out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed,
-           "games": len(records), "draws": sum(r["draw"] for r in records),
-           "actions": sum(r["actions"] for r in records), "entrants": list(rows.values())}
+def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
+                  pair: tuple[str, str] | None = None, sprt: dict | None = None) -> dict:
+    """The match's summary; each entrant's row also gives its ``spec``."""
+    out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed}
     if "hard" in options:
         out["hard"] = options["hard"]
+    out.update(summarize(records, pair))
+    specs = {e.name: e.spec for e in entrants}
+    out["entrants"] = [{"name": row["name"], "spec": specs[row["name"]], **row} for row in out["entrants"]]
+    if sprt is not None:
+        out["sprt"] = sprt
     return out
 
 
@@ -44,17 +29,12 @@ def summary_text(summary: dict, logs: list[str], seconds: float | None = None) -
     s = summary
     lines = [f"{s['game']}: {s['players']} players, deck {s['deck']}" + (", hard" if s.get("hard") else "")
              + f", {s['games']} games, seed {s['seed']!r}: {s['draws']} draws, {s['actions']} actions"
-             + (f" ({s['games'] / seconds:.0f} games/s)" if seconds else "")]
-    head = ("entrant", "games", "losses", "draws", "mean place", "cheats", "convicted", "false calls", "forfeits")
-    rows = [head] + [(e["name"], str(e["games"]), str(e["losses"]), str(e["draws"]),
-                      "—" if e["mean_place"] is None else f"{e['mean_place']:.2f}", str(e["cheats"]),
-                      str(e["convicted"]), str(e["false_calls"]), str(e["forfeits"])) for e in s["entrants"]]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    for k, row in enumerate(rows):
-        cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append("  ".join(cells).rstrip())
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
+             + (f" ({s['games'] / seconds:.0f} games/s)" if seconds else ""), summary_table(s)]
+    if "sprt" in s:
+        t = s["sprt"]
+        lines.append(f"SPRT elo0={t['elo0']:g} elo1={t['elo1']:g} alpha={t['alpha']:g} beta={t['beta']:g}: "
+                     f"LLR {t['llr']:.2f} in ({t['lower']:.2f}, {t['upper']:.2f}) after {t['outcomes']} outcomes: "
+                     + {"H0": "H0 accepted, stopped", "H1": "H1 accepted, stopped"}.get(t["decision"], "no decision"))
     if logs:
         lines.append(f"logs: {len(logs)} files in {Path(logs[0]).parent}")
     return "\n".join(lines)
