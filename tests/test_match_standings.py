@@ -4,16 +4,20 @@ results files; a log counts only if it verifies and its game is over."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from pidor.cli import main
 from pidor.match import run_match
+from pidor.match.entrants import parse_entrant
 from pidor.gamelog.reader import read_log
-from pidor.match.standings import log_record
+from pidor.match.standings import entrant_name, log_record
 from pidor.match.stats import places, summarize
 
+ROOT = Path(__file__).resolve().parent.parent
 SPECS = ["builtin:random:cheat=0.2,attention=0.5,false_call=0.02", "builtin:random:attention=0.9",
          "builtin:random:cheat=0.05", "builtin:random"]
 
@@ -65,14 +69,15 @@ def test_only_verified_finished_logs_count(played, tmp_path):
     cut.write_bytes(cut.read_bytes()[:-200])
     (tmp_path / "pidor.sqlite3").write_bytes(b"SQLite format 3\x00" + bytes(100))
     (tmp_path / "bot.stderr").write_text("Traceback (most recent call last):\n", encoding="utf-8")
+    (tmp_path / "quiet.stderr").write_bytes(b"")
     out = standings_json(str(tmp_path))
     s = out["sources"]
-    assert s["logs"] == 6 and s["ignored"] == 2
+    assert s["logs"] == 6 and s["ignored"] == 3
     assert [(k["path"], k["status"]) for k in s["skipped"]] == [(str(tampered), "failed"), (str(cut), "unfinished")]
     assert out["games"] == 6
     text = standings(str(tmp_path)).output
     assert f"{tampered}: skipped, failed" in text and "6 games (6 verified logs, 0 results records, 2 logs skipped, " \
-                                                       "2 other files ignored)" in text
+                                                       "3 other files ignored)" in text
 
 
 def _record(i, seating, order, loser, game="pidor"):
@@ -164,3 +169,25 @@ def test_a_torn_last_line_is_left_out(tmp_path):
 def test_usage_errors():
     assert "does not exist" in standings("/no/such/path", code=2).output
     assert "Missing argument" in standings(code=2).output
+
+
+def test_entrant_names_of_server_seats():
+    """Without a match's names (extra.match.seating): a player by name, a bot by its spec."""
+    assert entrant_name({"kind": "human", "name": "vasya", "player": 7}) == "vasya"
+    assert entrant_name({"kind": "bot", "policy": "random", "spec": "builtin:random:cheat=0.1"}) == \
+        "builtin:random:cheat=0.1"
+    assert entrant_name({"kind": "bot", "policy": "random"}) == "builtin:random"
+
+
+def test_an_external_match_with_a_forfeit_reads_back_from_its_logs(tmp_path):
+    """A cmd: bot that crashes forfeits (the footer says so): its log gives the runner's
+    record, forfeit included, and the standings count it."""
+    bad = f"cmd:{sys.executable} {ROOT / 'tests/bots/bad_bot.py'} crash --port {{port}} --token {{token}}"
+    result = run_match("pidor", 2, 2, seed="forfeit", entrants=[parse_entrant(bad, "crash")],
+                       logs=tmp_path / "logs", stderr_dir=tmp_path / "err")
+    assert all(r["forfeits"] for r in result.records)
+    rebuilt = [log_record(read_log(path), path) for path in result.logs]
+    # the server's logs of external games do not carry the match's index and deal (extra.match)
+    assert [dict(r, index=None, deal=None) for r in result.records] == rebuilt
+    out = standings_json(str(tmp_path / "logs"))
+    assert {e["name"]: e["forfeits"] for e in out["entrants"]} == {"crash": 2, "builtin:random": 0}

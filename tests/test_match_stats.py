@@ -12,7 +12,7 @@ import math
 import pytest
 from openskill.models import PlackettLuce
 
-from pidor.match.stats import (Sprt, elo_to_score, llr, pair_summary, parse_sprt, places, sprt_status,
+from pidor.match.stats import (Sprt, SprtTest, elo_to_score, llr, pair_summary, parse_sprt, places, sprt_status,
                                summarize, summary_table, wilson)
 
 
@@ -237,3 +237,16 @@ def test_parse_sprt_defaults_and_text():
     sprt = parse_sprt("elo0=-2.5, elo1=2.5")
     assert sprt == Sprt(-2.5, 2.5, 0.05, 0.05)
     assert parse_sprt(str(sprt)) == sprt
+
+
+def test_sprt_fed_game_by_game_equals_the_whole_sequence():
+    """The runner feeds SprtTest one record at a time; each status equals sprt_status of
+    the records so far (pairs of games of one deal, the last one left open)."""
+    win, lose, third = rec("AB", [0], 1), rec("BA", [0], 1), rec("ABC", [0, 1], 2)
+    games = [dict(g, deal=k // 2) for k, g in enumerate([win, lose, win, win, third, win, lose])]
+    sprt = parse_sprt("elo0=0,elo1=50")
+    test = SprtTest(sprt, "A", "B", per_deal=2)
+    for k, g in enumerate(games, start=1):
+        test.add(g)
+        assert test.status() == sprt_status(games[:k], sprt, "A", "B", per_deal=2)
+    assert test.status()["counts"] == [0, 0, 1, 1, 1]  # WL, WW, DW; the lone last game waits

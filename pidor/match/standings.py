@@ -131,9 +131,11 @@ def _files(paths) -> list[tuple[Path, bool]]:
 
 
 def _kind(data: bytes) -> str | None:
-    """``log``, ``results`` or ``None`` for bytes that are neither."""
-    form = sniff(data)
-    if form == "msgpack":
+    """``log``, ``results`` or ``None`` for bytes that are neither (an empty file too: a
+    bot's empty stderr beside the logs, more likely than a log cut before its header)."""
+    if not data:
+        return None
+    if sniff(data) == "msgpack":
         return "log"
     if not looks_like_jsonl(data):
         return None
@@ -248,7 +250,12 @@ def standings_command(paths, game, pair, as_json) -> None:
     listed as skipped. The table gives per entrant: games, losses, the loss rate with its 95%
     Wilson interval, draws, mean place, cheats, convictions, false calls, forfeits and the
     openskill rating (mu - 3 sigma, with mu ± sigma); for two entrants, A's score against B,
-    its Elo and the likelihood of superiority. README.md explains each number.
+    its Elo and the likelihood of superiority. docs/MATCHES.md explains each number.
+
+    \b
+    Examples:
+      pidor standings ~/.local/share/pidor/logs     # a server's games
+      pidor standings results.jsonl --pair mybot-v2 mybot-v1 --json
 
     Exit status: 0; 2 for unusable input (a named file that is neither a log nor a results
     file, a malformed results line).

@@ -12,7 +12,7 @@ of a game plays two games of it:
 
 * ``games``, ``losses`` (its seat was the loser), ``draws`` (the game was a draw);
 * ``mean_place``: 1 = first out; the loser's place is the last; the seats still holding
-  cards when a game is drawn (P16a) share the places left, e.g. 3.5 each for two of four;
+  cards when a game is drawn (P16, P16a) share the places left, e.g. 3.5 each for two of four;
 * ``cheats``, ``convicted``, ``false_calls``, ``forfeits``: summed over its seats;
 * ``loss_rate`` = losses / games with its 95% Wilson score interval ``loss_rate_95``;
 * ``mu``, ``sigma``, ``rating``: an openskill Plackett–Luce rating (Weng & Lin 2011,
@@ -29,7 +29,7 @@ and **Elo** is the logistic Elo of that score, ``score = 1 / (1 + 10^(−elo/400
 ``elo`` stronger when it is the pidor less often than B. The likelihood of superiority is
 ``LOS = Φ((W − L) / √(W + L))`` over A's wins W and losses L (draws carry no information).
 
-**SPRT** (:func:`sprt_status`) as fastchess's ``-sprt … model=logistic``: the generalized SPRT
+**SPRT** (:class:`SprtTest`, :func:`sprt_status`) as fastchess's ``-sprt … model=logistic``: the generalized SPRT
 of M. Van den Bergh ("Comments on Normalized Elo", proposition 1.1): the log-likelihood ratio
 ``N Σ p̂ᵢ log(p₁ᵢ / p₀ᵢ)`` of the empirical distribution p̂ of the outcomes, where pₖ is the
 maximum-likelihood distribution whose mean score is ``score(eloₖ)``; zero counts are
@@ -47,10 +47,9 @@ from typing import Iterable, NamedTuple
 from openskill.models import PlackettLuce
 
 __all__ = ["Z95", "wilson", "places", "summarize", "pair_summary", "summary_table",
-           "Sprt", "parse_sprt", "sprt_status", "llr", "elo_to_score"]
+           "Sprt", "parse_sprt", "SprtTest", "sprt_status", "llr", "elo_to_score"]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95%
-_RATING_MODEL = PlackettLuce  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 _COUNTS = ("cheats", "convicted", "false_calls")
 _DIGITS = 4  # floats in a summary are rounded to this, so that it prints the same everywhere
 
@@ -86,8 +85,7 @@ class _Entrant:
 
     def __init__(self) -> None:
         self.games = self.losses = self.draws = self.cheats = self.convicted = self.false_calls = 0
-        self.forfeits = 0
-        self.places = 0.0
+        self.forfeits = self.places = 0
 
 
 def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
@@ -95,15 +93,14 @@ def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
     names = record["seating"]
     teams = [[model.rating(*ratings[name])] for name in names]
     rated = model.rate(teams, ranks=seat_places)
-    before = {name: ratings[name] for name in names}
-    change: dict[str, list[float]] = {name: [0.0, 1.0] for name in names}
+    change: dict[str, list[float]] = {name: [0.0, 1.0] for name in names}  # mu added, variance factor
     for name, [r] in zip(names, rated):
-        mu, sigma = before[name]
+        mu, sigma = ratings[name]
         var = sigma * sigma + model.tau * model.tau  # openskill adds tau² before the update
         change[name][0] += r.mu - mu
         change[name][1] *= r.sigma * r.sigma / var
     for name, (dmu, factor) in change.items():
-        mu, sigma = before[name]
+        mu, sigma = ratings[name]
         ratings[name] = [mu + dmu, math.sqrt((sigma * sigma + model.tau * model.tau) * factor)]
 
 
@@ -112,7 +109,7 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
     rating, best first, then by name) and, with exactly two entrants or an explicit ``pair``,
     ``pair`` (:func:`pair_summary`). The same records in the same order give the same dict."""
     records = list(records)
-    model = _RATING_MODEL()
+    model = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
     stats: dict[str, _Entrant] = {}
     ratings: dict[str, list[float]] = {}
     draws = actions = 0
@@ -278,29 +275,47 @@ def llr(counts: list[int], elo0: float, elo1: float) -> float:
     return total * sum(p * (math.log(q1) - math.log(q0)) for p, q0, q1 in zip(probs, p0, p1))
 
 
+class SprtTest:
+    """The SPRT of A against B, fed one record at a time (:meth:`add`, in game order: then
+    the decision after each game is the same however the games were run); :meth:`status`
+    at any point. With ``per_deal`` k ≥ 2 an outcome is a deal's k games (records of one
+    ``deal``), counted once the deal is complete."""
+
+    def __init__(self, sprt: Sprt, a: str, b: str, per_deal: int = 1) -> None:
+        if per_deal < 1:
+            raise ValueError("per_deal must be at least 1")
+        self.sprt, self.a, self.b, self.per_deal = sprt, a, b, per_deal
+        self.counts = [0] * (2 * per_deal + 1)  # outcomes by total score × 2
+        self._open: dict[object, list[float]] = {}  # deal -> scores of its games so far
+
+    def add(self, record: dict) -> None:
+        s = _score(record, self.a, self.b)
+        if s is None:
+            return
+        scores = self._open.setdefault(record["deal"] if self.per_deal > 1 else None, [])
+        scores.append(s)
+        if len(scores) == self.per_deal:
+            self.counts[round(2 * sum(scores))] += 1
+            scores.clear()
+
+    def status(self) -> dict:
+        """``{"elo0", "elo1", "alpha", "beta", "outcomes", "counts", "llr", "lower", "upper",
+        "decision"}``; the decision is ``continue``, ``H0`` (A is not ``elo1`` stronger: stop)
+        or ``H1`` (A is at least ``elo0`` stronger: stop)."""
+        lower, upper = self.sprt.bounds
+        used = sum(self.counts)
+        value = llr(self.counts, self.sprt.elo0, self.sprt.elo1) if used else 0.0
+        decision = "H1" if value >= upper else "H0" if value <= lower else "continue"
+        return {**self.sprt._asdict(), "outcomes": used, "counts": list(self.counts), "llr": _round(value),
+                "lower": _round(lower), "upper": _round(upper), "decision": decision}
+
+
 def sprt_status(records: Iterable[dict], sprt: Sprt, a: str, b: str, per_deal: int = 1) -> dict:
-    """The SPRT of A against B after ``records``: ``{"llr", "lower", "upper", "decision"}``,
-    the decision being ``continue``, ``H0`` (A is not ``elo1`` stronger: stop) or ``H1`` (A is
-    at least ``elo0`` stronger: stop), and ``outcomes``, the count of outcomes it used. With
-    ``per_deal`` k ≥ 2 an outcome is a deal's k games (records grouped by ``deal``)."""
-    if per_deal < 1:
-        raise ValueError("per_deal must be at least 1")
-    groups: dict[object, list[float]] = {}
-    for i, rec in enumerate(records):
-        s = _score(rec, a, b)
-        if s is not None:
-            groups.setdefault(rec["deal"] if per_deal > 1 else i, []).append(s)
-    counts = [0] * (2 * per_deal + 1)
-    for scores in groups.values():
-        if len(scores) == per_deal:
-            counts[round(2 * sum(scores))] += 1
-    lower, upper = sprt.bounds
-    used = sum(counts)
-    value = llr(counts, sprt.elo0, sprt.elo1) if used else 0.0
-    decision = "H1" if value >= upper else "H0" if value <= lower else "continue"
-    return {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha, "beta": sprt.beta,
-            "outcomes": used, "counts": counts, "llr": _round(value), "lower": _round(lower),
-            "upper": _round(upper), "decision": decision}
+    """:meth:`SprtTest.status` after ``records``."""
+    test = SprtTest(sprt, a, b, per_deal)
+    for rec in records:
+        test.add(rec)
+    return test.status()
 
 
 # --- text -----------------------------------------------------------------------------------
