@@ -19,7 +19,7 @@ from .play import Setup
 from .pool import play_all
 from .record import match_base, server_seed
 from .schedule import Game, schedule
-from .stats import Sprt, sprt_status
+from .stats import Sprt, SprtTest
 from .summary import match_summary
 
 __all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MatchError", "MatchFailed", "read_results"]
@@ -103,32 +103,27 @@ def _check_resumed(records: list[dict], plan: list[Game], entrants: list[Entrant
 
 
 class _SprtCheck:
-    """The SPRT of the first entrant against the second, on the longest run of finished
-    games from game 0 (so it stops at the same game however the games were spread)."""
+    """The SPRT of the first entrant against the second, fed the finished games in index
+    order from game 0 and checked after each one (so it stops at the same game however
+    the games were spread over workers)."""
 
     def __init__(self, sprt: Sprt, plan: list[Game], entrants: list[Entrant], rotate: bool, done: dict) -> None:
-        self.sprt = sprt
-        self.a, self.b = entrants[0].name, entrants[1].name
         # With rotation an outcome is a deal: the games of one deal where both sit.
         first = [g for g in plan if g.deal == 0 and {0, 1} <= set(g.seating)]
-        self.per_deal = len(first) if rotate else 1
+        self.test = SprtTest(sprt, entrants[0].name, entrants[1].name, len(first) if rotate else 1)
         self.done = done
-        self.prefix = 0  # games 0 .. prefix-1 are done
+        self.prefix = 0  # games 0 .. prefix-1 are fed to the test
         self.decided_at: int | None = None
 
     def status(self) -> dict:
-        records = [self.done[i] for i in range(self.decided_at or self.prefix)]
-        return sprt_status(records, self.sprt, self.a, self.b, self.per_deal)
+        return self.test.status()
 
     def decided(self) -> bool:
-        if self.decided_at is not None:
-            return True
-        grown = False
-        while self.prefix in self.done:
+        while self.decided_at is None and self.prefix in self.done:
+            self.test.add(self.done[self.prefix])
             self.prefix += 1
-            grown = True
-        if grown and self.status()["decision"] != "continue":
-            self.decided_at = self.prefix
+            if self.test.status()["decision"] != "continue":
+                self.decided_at = self.prefix
         return self.decided_at is not None
 
 
