@@ -149,6 +149,28 @@ class SimpleGame(DurakGame):
                         found.update(tuple(sorted((*p, *q, c))) for c in hand if c not in p and c not in q)
         return [("lead", cards) for cards in sorted(found)]
 
+    def _honest_leads(self, hand: list[int]) -> list[Action]:
+        """The leads of :meth:`_leads` that break no rule, enumerated directly (bots' path)."""
+        hand, limit, variant = sorted(hand), self.limit, self.variant
+        if self.forced:
+            return [("lead", cards) for cards in combinations(hand, min(2, len(hand), limit))]
+        by_rank: dict[int, list[int]] = {}
+        for c in hand:
+            by_rank.setdefault(c % 13, []).append(c)
+        pairs = [p for cs in by_rank.values() if len(cs) > 1 for p in combinations(cs, 2)]
+        found: set[tuple] = set()
+        if variant != "pairs":
+            found.update((c,) for c in hand)
+            if limit >= 3:
+                found.update(tuple(sorted((*p, c))) for p in pairs for c in hand if c not in p)
+        if variant != "partial" and limit >= 2:
+            found.update(pairs)
+        if variant == "partial" and limit >= 5:
+            for p, q in combinations(pairs, 2):
+                if not set(p) & set(q):
+                    found.update(tuple(sorted((*p, *q, c))) for c in hand if c not in p and c not in q)
+        return [("lead", cards) for cards in sorted(found)]
+
     def actions(self, seat: int) -> list[Action]:
         if self.attack or self.payments or self.result is not None or self.out[seat] or self.ended is not None:
             return super().actions(seat)
@@ -164,8 +186,7 @@ class SimpleGame(DurakGame):
         if not self.attack:
             if seat != self.owner[self.attacker]:
                 return []
-            limit = self.limit
-            return [a for a in self._leads(self.hands[seat]) if len(a[1]) <= limit and self._shape(a[1])]
+            return self._honest_leads(self.hands[seat])
         if seat != self.owner[self.defender]:
             return []  # V1: nothing honest to add
         out = self._honest_covers(self.hands[seat])
