@@ -75,6 +75,7 @@ class MatchResult:
     deck: int
     hard: bool | None
     seed: str
+    variant: dict = field(default_factory=dict)  # simple durak's lead, team play (V2-V6)
     games: int = 0
     draws: int = 0
     actions: int = 0
@@ -87,6 +88,7 @@ class MatchResult:
                "seats": [s.to_dict() for s in self.seats]}
         if self.hard is not None:
             out["hard"] = self.hard
+        out.update(self.variant)
         return out
 
 
@@ -105,15 +107,17 @@ def run_match(
     *,
     deck: int | None = None,
     hard: bool | None = None,
+    variant: dict | None = None,
     seed: str = "0",
     specs: list[str] | None = None,
     seat_seeds: list[bytes | None] | None = None,
     logs: str | os.PathLike | None = None,
     progress=None,
 ) -> MatchResult:
-    """Play ``games`` games at one table of built-in bots; ``progress(1)`` after each."""
+    """Play ``games`` games at one table of built-in bots; ``progress(1)`` after each.
+    ``variant``: more table options (``lead``, ``teams``), checked by the table."""
     cls = game_class(game)
-    options: dict = {"game": game, "players": players}
+    options: dict = {"game": game, "players": players, **(variant or {})}
     if deck is not None:
         options["deck"] = deck
     if hard is not None:
@@ -137,6 +141,7 @@ def run_match(
         out_dir.mkdir(parents=True, exist_ok=True)
     result = MatchResult(game=game, players=n, deck=table.options["deck"],
                          hard=table.options.get("hard") if "hard" in cls.DEFAULTS else None, seed=seed,
+                         variant=dict(variant or {}),
                          seats=[SeatStats(s, specs[s]) for s in range(n)])
     stats = result.seats
     base = match_base(seed)
@@ -225,6 +230,10 @@ def _seat_seed(text: str) -> bytes | None:
 @click.option("--games", type=click.IntRange(0), default=10, show_default=True)
 @click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
 @click.option("--hard", is_flag=True, default=None, help="Durak hard mode: everyone pays for the mark (D12).")
+@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
+              help="Simple durak's lead (V2 1.а, V3 1.б, V4 «пятки»; default classic).")
+@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None,
+              help="Podkidnoy / perevodnoy team play (V6; --players 4 or 6).")
 @click.option("--seed", default=None, help="Seed text; the same seed and seats give the same games.")
 @click.option("--seat", "specs", multiple=True, metavar="SPEC",
               help="builtin:random[:cheat=P,attention=P,false_call=P], one per seat in order.")
@@ -232,7 +241,7 @@ def _seat_seed(text: str) -> bytes | None:
               help="A seat's contribution to the deal (one per seat in order; '-' for none).")
 @click.option("--logs", type=click.Path(file_okay=False), default=None, help="Write one log per game here.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(game, players, games, deck, hard, seed, specs, seat_seeds, logs, as_json) -> None:
+def match(game, players, games, deck, hard, variant, teams, seed, specs, seat_seeds, logs, as_json) -> None:
     """Run scripted bot-vs-bot matches in-process (one table, GAMES games in a row)."""
     if seed is None:
         seed = os.urandom(8).hex()
@@ -248,7 +257,8 @@ def match(game, players, games, deck, hard, seed, specs, seat_seeds, logs, as_js
         bar.__enter__()
     started = time.perf_counter()
     try:
-        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard,
+        extra = {k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None}
+        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard, variant=extra,
                            seed=seed, specs=list(specs), seat_seeds=seeds, logs=logs,
                            progress=None if bar is None else bar.update)
     except (ValueError, LogWriteError) as e:
