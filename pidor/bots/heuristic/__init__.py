@@ -1,0 +1,1 @@
+"""The heuristic policy: sound honest play per game, cheating, calling and voting with judgement."""
