@@ -16,8 +16,23 @@ honest options, both in wire form:
 from __future__ import annotations
 
 from ..cards import parse_card
+from .policy import Observation, Policy
+from .specs import register
 
-__all__ = ["greedy_action", "durak_key", "pidor_key", "suit_index"]
+__all__ = ["GreedyPolicy", "greedy_action", "durak_key", "pidor_key", "suit_index"]
+
+
+@register
+class GreedyPolicy(Policy):
+    """``builtin:greedy``: honest, never calls; votes «пидор» (the court shows a broken rule, T6)."""
+
+    name = "greedy"
+
+    def act(self, obs: Observation) -> dict | None:
+        return greedy_action(obs.view, obs.honest)
+
+    def vote(self, obs: Observation) -> bool | None:
+        return True
 
 
 def suit_index(letter: str | None) -> int | None:

@@ -11,10 +11,10 @@ seat's view and its honest options, both in wire form.
 
 from __future__ import annotations
 
-from ...cards import low_rank, parse_card
+from ...cards import card_code, low_rank, parse_card
 from ..greedy import durak_key, suit_index
 
-__all__ = ["durak_action", "durak_value", "cover_plan"]
+__all__ = ["durak_action", "durak_cheats", "durak_value", "cover_plan"]
 
 
 def durak_value(card: int, trump: int, low_i: int) -> int:
@@ -117,9 +117,33 @@ def _defend(view: dict, kinds: dict, hand: list[int], trump: int, value) -> dict
     if K["take"] and view["deck"] > K["take"] and dear and on_table <= 2 and len(hand) <= 6:
         return {"type": "take"}  # D6: a high trump is worth more than a small table
     target = max(uncovered, key=lambda t: durak_key(t, trump))
-    return {"type": "cover", "card": _code(plan[target]), "target": uncovered[target]}
+    return {"type": "cover", "card": card_code(plan[target]), "target": uncovered[target]}
 
 
-def _code(card: int) -> str:
-    from ...cards import card_code
-    return card_code(card)
+
+
+def durak_cheats(view: dict, honest_choice: dict | None, actions: list[dict], honest: list[dict]) -> list[tuple[float, dict]]:
+    """Cheats worth a thought, each with its gain in cards over ``honest_choice`` (D10):
+    covering with a card that does not beat instead of taking (D4b), and throwing in a
+    rank not on the table to shed a card once the deck is empty (D3r)."""
+    trump = suit_index(view["trump"])
+    low_i = low_rank(view["deck_size"]) - 2
+    value = lambda a: durak_value(parse_card(a["card"]), trump, low_i)  # noqa: E731
+    table = view["table"]
+    hand = view["hand"]
+    out: list[tuple[float, dict]] = []
+    last = len(hand) == 1 and view["deck"] == 0  # the cheat plays the last card: the game is won
+    if view["seat"] == view["defender"] and table:
+        if honest_choice is not None and honest_choice["type"] == "take":
+            on_table = sum(1 + (c is not None) for _, c in table)
+            covers = [a for a in actions if a["type"] == "cover" and a not in honest]
+            if covers:
+                best = min(covers, key=value)
+                out.append((1.0 + 0.5 * on_table + 3.0 * last, best))
+        return out
+    if table and view["deck"] == 0 and len(table) < view["limit"]:
+        if honest_choice is None or honest_choice["type"] == "bito":
+            throws = [a for a in actions if a["type"] == "attack" and a not in honest]
+            if throws:
+                out.append((1.0 + 3.0 * last, min(throws, key=value)))
+    return out

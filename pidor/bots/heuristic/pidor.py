@@ -17,10 +17,7 @@ from ...cards import deck, low_rank, parse_card
 from ...engine.pidor_tricks import beaters
 from ..greedy import suit_index
 
-__all__ = ["pidor_action", "seen_discard"]
-
-K = {"lead": "low", "take": 0}
-
+__all__ = ["pidor_action", "pidor_cheats", "seen_discard"]
 
 def seen_discard(event: dict, gone: set[int]) -> None:
     """Add the cards of a closed trick (P14: they go to the discard) to ``gone``."""
@@ -50,25 +47,60 @@ def pidor_action(view: dict, honest: list[dict], gone: set[int], size: int) -> d
         if others or lays:
             return min(others or lays, key=smallest)
         return (kinds.get("draw") or kinds["keep"])[0]
-    trump = suit_index(view["trump"])
-    table = beaters(trump, low_rank(size) - 2)
-    hand = [parse_card(c) for c in view["hand"]]
-    unseen = set(deck(size)) - gone - set(hand)
-
-    def power(c: int) -> int:  # how many live cards it beats: its use in defence
-        return sum(1 for t in unseen if c in table[t])
-
+    power = _power(view, gone, size)
     if "give" in kinds:
         return min(kinds["give"], key=lambda a: power(parse_card(a["card"])))
     if "lead" in kinds:
-        if K["lead"] == "hard":
-            # how many live cards beat it, then least useful
-            return min(kinds["lead"], key=lambda a: (len(table[parse_card(a["card"])] & unseen),
-                                                      power(parse_card(a["card"]))))
         return min(kinds["lead"], key=lambda a: power(parse_card(a["card"])))
     beats = kinds.get("beat", [])
     if beats:
-        best = min(beats, key=lambda a: power(parse_card(a["card"])))
-        return best
+        return min(beats, key=lambda a: power(parse_card(a["card"])))
     return kinds["take"][0]
 
+def _power(view: dict, gone: set[int], size: int):
+    """A card's use in defence: how many cards still in play it beats (P12)."""
+    beaten = _beaten(suit_index(view["trump"]), low_rank(size) - 2)
+    unseen = set(deck(size)) - gone - {parse_card(c) for c in view["hand"]}
+    return lambda c: len(beaten[c] & unseen)
+
+
+_BEATEN: dict[tuple[int | None, int], list[frozenset]] = {}
+
+
+def _beaten(trump: int | None, low_i: int) -> list[frozenset]:
+    """For every card, the cards it beats (the engine's P12 table turned round); cached."""
+    key = (trump, low_i)
+    out = _BEATEN.get(key)
+    if out is None:
+        table = beaters(trump, low_i)
+        out = _BEATEN[key] = [frozenset(t for t in range(52) if c in table[t]) for c in range(52)]
+    return out
+
+
+def pidor_cheats(view: dict, honest_choice: dict | None, actions: list[dict], honest: list[dict],
+                 gone: set[int], size: int) -> list[tuple[float, dict]]:
+    """Cheats worth a thought, each with its gain in cards over ``honest_choice``: in the
+    deal phase, laying the drawn card (P3l) or moving the open card (P3m) onto the smallest
+    other stack instead of growing its own; in trick play, beating with a card that does
+    not beat (P12b) or closing the trick (P14c) instead of taking."""
+    seat = view["seat"]
+    out: list[tuple[float, dict]] = []
+    if view["phase"] == "deal":
+        others = [a for a in actions if a["type"] in ("lay", "move") and a["to"] != seat and a not in honest]
+        if others and (honest_choice is None or honest_choice["type"] in ("keep", "draw")
+                       or honest_choice.get("to") == seat):
+            best = min(others, key=lambda a: _stack_size(view, a["to"]))
+            out.append((1.0 if best["type"] == "move" else 1.5, best))
+        return out
+    if view["phase"] != "tricks" or honest_choice is None or honest_choice["type"] != "take":
+        return out
+    power = _power(view, gone, size)
+    top = len(view["table"]) - 1
+    beats = [a for a in actions if a["type"] == "beat" and a["target"] == top and a not in honest]
+    last = len(view["hand"]) == 1 and view["prikups"][seat] == 0  # the cheat may end its game
+    if beats:
+        out.append((2.0 + 3.0 * last, min(beats, key=lambda a: power(parse_card(a["card"])))))
+    closes = [a for a in actions if a["type"] == "close"]
+    if closes:
+        out.append((1.0, closes[0]))
+    return out
