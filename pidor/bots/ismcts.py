@@ -37,7 +37,7 @@ from .specs import register
 __all__ = ["IsmctsPolicy", "DEPTH"]
 
 #: Playout length in actions before the position is scored by hand sizes.
-DEPTH = 24
+DEPTH = 400
 #: UCB1 exploration constant.
 EXPLORE = 0.7
 
