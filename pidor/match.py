@@ -33,7 +33,7 @@ from pathlib import Path
 import click
 
 from .autoplay import GameTooLong, play_game
-from .bots import RandomBot, parse_spec
+from .bots import make_policy, parse_spec
 from .engine.games import GAME_IDS, game_class
 from .engine.seeds import Rng
 from .engine.table import Table
@@ -157,7 +157,7 @@ def run_match(
     for g in range(games):
         gb = g.to_bytes(4, "big")
         bot_seeds = [_mac(base, b"bot", gb, bytes((s,))) for s in range(n)]
-        bots = [RandomBot.from_spec(s, bot_seeds[s], params[s]) for s in range(n)]
+        bots = [make_policy(params[s], s, bot_seeds[s]) for s in range(n)]
         seats = [seat_info("bot", policy=params[s]["policy"], spec=specs[s],
                            params={k: v for k, v in params[s].items() if k != "policy"},
                            seed=bot_seeds[s].hex()) for s in range(n)]

@@ -23,7 +23,7 @@ from pidor.server.drive import AwayStandIn
 class Caller(RandomBot):
     """Calls every action."""
 
-    def answer(self, table) -> bool:
+    def call(self, obs) -> bool:
         return True
 
 
@@ -44,15 +44,15 @@ def test_a_seat_without_a_policy_is_awaited_in_every_phase():
         if t.court is not None:
             assert t.waiting_votes() == [2]
             seen.add("court")
-            t.vote(2, True)
+            driver.feed(t.vote(2, True))
         elif t.window is not None:
             assert t.waiting_answers() == [2]
             seen.add("window")
-            t.answer(2, False)
+            driver.feed(t.answer(2, False))
         else:
             assert t.to_act() == [2]
             seen.add("turn")
-            t.act(2, t.game.honest_actions(2)[0])
+            driver.feed(t.act(2, t.game.honest_actions(2)[0]))
     assert t.over and seen == {"court", "window", "turn"}
 
 
@@ -61,7 +61,7 @@ class Absent(RandomBot):
 
     auto = "absent"
 
-    def vote(self, table) -> None:
+    def vote(self, obs) -> None:
         return None
 
 
@@ -138,9 +138,9 @@ def test_an_away_players_stand_in_passes_abstains_and_says_bito_only_when_not_ob
             break
         if 1 in t.to_act() and 1 in t.game.obliged():
             turns += 1
-            rec.act(1, clock.choose_action(t), auto="timeout")
+            driver.feed(rec.act(1, driver.decide(1, clock), auto="timeout"))
         else:
-            rec.tick(t.deadline())
+            driver.feed(rec.tick(t.deadline()))
     rec.close()
     records = read_log(buf.getvalue()).records
     mine = [r for r in records if r.get("seat") == 1]
