@@ -25,19 +25,19 @@ from __future__ import annotations
 import math
 import time
 
-from ..engine.game import Game
-from .greedy import greedy_action
+from ..engine.game import ActionError, Game
 from .heuristic import HeuristicPolicy
-from .heuristic.durak import durak_action
 from .heuristic.judgement import caught
 from .heuristic.pidor import pidor_action
 from .policy import Observation
 from .specs import register
 
-__all__ = ["IsmctsPolicy", "DEPTH"]
+__all__ = ["IsmctsPolicy", "DEPTH", "FULL"]
 
-#: Playout length in actions before the position is scored by hand sizes.
-DEPTH = 400
+#: Playout length in actions before the position is scored by hand sizes: durak to its
+#: end; «пидор» (hundreds of actions a game) a few tricks ahead.
+DEPTH = {"pidor": 40}
+FULL = 400
 #: UCB1 exploration constant.
 EXPLORE = 0.7
 
@@ -84,15 +84,41 @@ def _step(game: Game) -> bool:
 
 
 def _playout_move(game: Game, seat: int, size: int) -> tuple:
-    view = game.view(seat)
-    honest = [game.action_data(a) for a in game.honest_actions(seat)]
+    """The playouts' move: the heuristic's honest choice in «пидор»; in durak the greedy
+    rule on the engine's own actions (cheapest cover, take what cannot be covered, lead
+    and throw in the cheapest non-trump), which is many times faster than the wire form."""
     if game.name == "pidor":
-        data = pidor_action(view, honest, set(), size)
-    else:
-        data = durak_action(view, honest) or greedy_action(view, honest)
-    if data is None:
-        data = honest[0] if honest else {"type": "bito"}
-    return game.parse_action(data)
+        view = game.view(seat)
+        data = pidor_action(view, [game.action_data(a) for a in game.honest_actions(seat)], set(), size)
+        return game.parse_action(data)
+    return _durak_move(game, seat)
+
+
+def _durak_move(game: Game, seat: int) -> tuple:
+    trump = game.trump
+    key = lambda a: (a[1] // 13 == trump, a[1] % 13)  # noqa: E731
+    honest = game.honest_actions(seat)
+    kinds: dict[str, list[tuple]] = {}
+    for a in honest:
+        kinds.setdefault(a[0], []).append(a)
+    if "give" in kinds:
+        return min(kinds["give"], key=key)
+    if seat == game.defender and game.attack:
+        plain = [a for a in kinds.get("transfer", ()) if a[1] // 13 != trump]
+        if plain:
+            return min(plain, key=key)
+        covers = kinds.get("cover", [])
+        uncovered = [i for i, c in enumerate(game.cover) if c < 0]
+        if any(not any(a[2] == i for a in covers) for i in uncovered):
+            return ("take",)
+        return min(covers, key=key)
+    attacks = kinds.get("attack", [])
+    if not game.attack:
+        return min(attacks, key=key)
+    plain = [a for a in attacks if a[1] // 13 != trump or not game.deck]
+    if plain:
+        return min(plain, key=key)
+    return kinds["bito"][0] if "bito" in kinds else ("bito",)
 
 
 def _score(game: Game, seat: int) -> list[float]:
@@ -131,7 +157,7 @@ def _key(action: dict) -> tuple:
 @register
 class IsmctsPolicy(HeuristicPolicy):
     name = "ismcts"
-    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 150, "ms": 0}
+    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 60, "ms": 0}
 
     def act(self, obs: Observation) -> dict | None:
         honest = obs.honest
@@ -176,10 +202,15 @@ class IsmctsPolicy(HeuristicPolicy):
     def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float, size: int) -> None:
         me = self.seat
         rng = self.rng
+        limit = DEPTH.get(game.name, FULL)
         path: list[tuple[_Node, int]] = []
         node = root
-        # The root: the seat's own move, cheats included, the court's outcome drawn.
-        key = self._select(node, list(moves))
+        # The root: the seat's own move, cheats included, the court's outcome drawn; only
+        # moves its hands can make in this deal.
+        legal = [k for k in moves if self._legal(game, moves[k])]
+        if not legal:
+            return
+        key = self._select(node, legal)
         child = node.children.setdefault(key, _Node())
         path.append((child, me))
         action = game.parse_action(moves[key])
@@ -192,7 +223,7 @@ class IsmctsPolicy(HeuristicPolicy):
         node = child
         depth = 0
         # The tree below: everyone's honest moves.
-        while _step(game) and depth < DEPTH:
+        while _step(game) and depth < limit:
             seat = _actor(game)
             legal = {_key(game.action_data(a)): a for a in game.honest_actions(seat)}
             if not legal:
@@ -206,7 +237,7 @@ class IsmctsPolicy(HeuristicPolicy):
             depth += 1
             if new:
                 break
-        while depth < DEPTH and _step(game):  # the playout: the heuristic for everyone
+        while depth < limit and _step(game):  # the playout: the heuristic for everyone
             seat = _actor(game)
             game.apply(seat, _playout_move(game, seat, size))
             depth += 1
@@ -216,6 +247,13 @@ class IsmctsPolicy(HeuristicPolicy):
         for n_, seat in path:
             n_.visits += 1
             n_.reward += scores[seat]
+
+    def _legal(self, game: Game, data: dict) -> bool:
+        try:
+            game.check(self.seat, game.parse_action(data))
+        except ActionError:
+            return False
+        return True
 
     def _select(self, node: _Node, keys: list[tuple], seat: int | None = None) -> tuple:
         """UCB1 with availability counts over the moves legal in this deal; an untried move first."""
