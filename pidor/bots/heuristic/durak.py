@@ -16,6 +16,11 @@ from ..greedy import durak_key, suit_index
 
 __all__ = ["durak_action", "durak_cheats", "durak_value", "cover_plan"]
 
+#: Throw in a card worth less than this (:func:`durak_value`): with the deck empty (every
+#: plain card and the four lowest trumps), nearly empty (every plain card), and early (the
+#: plain cards up to the jack in the 36-card deck).
+THROW_BELOW = (17, 9, 6)
+
 
 def durak_value(card: int, trump: int, low_i: int) -> int:
     """How much a card is worth keeping: its rank above the deck's lowest, trumps above all."""
@@ -66,26 +71,11 @@ def durak_action(view: dict, honest: list[dict]) -> dict | None:
     attacks = kinds.get("attack", [])
     if not table:
         return _lead(attacks, hand, value) if attacks else None
-    keep = K["end"] if deck == 0 else (K["mid"] if deck <= 6 else K["early"])  # throw in what is worth less
-    if K["next"] and view["seat"] == _next_of(view, view["defender"]):
-        keep += K["next"]
+    keep = THROW_BELOW[0 if deck == 0 else 1 if deck <= 6 else 2]
     cheap = [a for a in attacks if key(a) < keep]
     if cheap:
         return min(cheap, key=key)
     return kinds["bito"][0] if "bito" in kinds else None
-
-
-K = {"end": 17, "mid": 9, "early": 6, "next": 0, "take": 4, "pair": 1.5, "endlead": 0}
-
-
-def _next_of(view: dict, seat: int) -> int:
-    n = view["players"]
-    out = view["out"]
-    for i in range(1, n):
-        s = (seat + i) % n
-        if s not in out:
-            return s
-    return seat
 
 
 def _lead(attacks: list[dict], hand: list[int], value) -> dict:
@@ -95,7 +85,7 @@ def _lead(attacks: list[dict], hand: list[int], value) -> dict:
 
     def score(a: dict) -> float:
         c = parse_card(a["card"])
-        return value(c) - K['pair'] * (counts[c % 13] - 1)
+        return value(c) - 1.5 * (counts[c % 13] - 1)
 
     return min(attacks, key=score)
 
@@ -114,7 +104,7 @@ def _defend(view: dict, kinds: dict, hand: list[int], trump: int, value) -> dict
         return {"type": "take"}
     on_table = sum(1 + (c is not None) for _, c in table)
     dear = sum(1 for t, c in plan.items() if value(c) >= 13 + 5 or (value(c) >= 13 and value(t) < 4))
-    if K["take"] and view["deck"] > K["take"] and dear and on_table <= 2 and len(hand) <= 6:
+    if view["deck"] > 4 and dear and on_table <= 2 and len(hand) <= 6:
         return {"type": "take"}  # D6: a high trump is worth more than a small table
     target = max(uncovered, key=lambda t: durak_key(t, trump))
     return {"type": "cover", "card": card_code(plan[target]), "target": uncovered[target]}
