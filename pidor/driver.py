@@ -35,16 +35,54 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, Sequence
 
 from .bots.observe import Knowledge
 from .bots.policy import Observation, Policy
 from .engine.game import Action, ActionError, Event, project
 from .engine.seeds import Rng
+from .engine.table import Table
 
-__all__ = ["Driver", "TableSeat"]
+__all__ = ["Driver", "TableSeat", "WireActions"]
 
 log = logging.getLogger(__name__)
+
+
+class WireActions(SequenceABC):
+    """Engine actions shown in wire form, each converted when first read (a policy that
+    picks one of ten options converts one). An option handed back unchanged is taken
+    back without parsing it again (:meth:`engine`)."""
+
+    __slots__ = ("_actions", "_data", "_wire", "_values")
+
+    def __init__(self, actions: list[Action], data: Callable[[Action], dict]) -> None:
+        self._actions = actions
+        self._data = data
+        self._wire: list[dict | None] = [None] * len(actions)
+        self._values: list[tuple | None] = [None] * len(actions)  # each as handed out
+
+    def __len__(self) -> int:
+        return len(self._actions)
+
+    def __getitem__(self, i):
+        if type(i) is not int:
+            return [self[k] for k in range(*i.indices(len(self._actions)))]
+        w = self._wire[i]
+        if w is None:
+            w = self._wire[i] = self._data(self._actions[i])
+            self._values[i] = tuple(w.values())
+        return w
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    def engine(self, data: Any) -> Action | None:
+        """The engine action of ``data`` if it is an option handed out and unchanged."""
+        for i, w in enumerate(self._wire):
+            if w is data:
+                return self._actions[i] if tuple(w.values()) == self._values[i] else None
+        return None
 
 
 class TableSeat:
@@ -53,16 +91,20 @@ class TableSeat:
     depend on the seat's hand and the public cards only) and the seat's knowledge. The
     honest options are computed once per decision (:meth:`fresh`)."""
 
-    __slots__ = ("_table", "seat", "knowledge", "_honest")
+    __slots__ = ("_table", "seat", "knowledge", "_honest", "_on_turn")
 
     def __init__(self, table: Any, seat: int, knowledge: Knowledge) -> None:
         self._table = table
         self.seat = seat
         self.knowledge = knowledge
-        self._honest: list[dict] | None = None
+        self._honest: WireActions | None = None
+        self._on_turn = False
 
-    def fresh(self) -> None:
+    def fresh(self, on_turn: bool = False) -> None:
+        """A new decision; ``on_turn``: the driver knows the seat may act now (saves asking
+        the table again)."""
         self._honest = None
+        self._on_turn = on_turn
 
     def view(self) -> dict:
         return self._table.view(self.seat)
@@ -70,10 +112,12 @@ class TableSeat:
     def events(self) -> list[dict]:
         return self.knowledge.events()
 
-    def honest(self) -> list[dict]:
+    def honest(self) -> WireActions:
         if self._honest is None:
-            data = self._table.game.action_data
-            self._honest = [data(a) for a in self._table.honest_actions(self.seat)]
+            table = self._table
+            game = table.game
+            honest = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
+            self._honest = WireActions(honest, game.action_data)
         return self._honest
 
     def may_cheat(self) -> bool:
@@ -99,9 +143,8 @@ class TableSeat:
     def mark(self) -> int | None:
         return self._table.mark
 
-    def actions(self) -> list[dict]:
-        data = self._table.game.action_data
-        return [data(a) for a in self._table.actions(self.seat)]
+    def actions(self) -> WireActions:
+        return WireActions(self._table.actions(self.seat), self._table.game.action_data)
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
         return self.knowledge.visible_violations(seat, action)
@@ -120,7 +163,8 @@ class Driver:
     them itself); ``actions`` counts the game actions; ``refused`` the policies' actions
     the table refused."""
 
-    __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_obs")
+    __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_obs", "_log",
+                 "_listeners")
 
     def __init__(
         self,
@@ -139,8 +183,12 @@ class Driver:
         self.actions = 0
         self.refused = 0
         rules = table.options
-        self.seats = [TableSeat(table, s, Knowledge(s, rules)) for s in range(rules["players"])]
+        self._log: list[Event] = []  # the game's events, shared by every seat's knowledge
+        self.seats = [TableSeat(table, s, Knowledge(s, rules, self._log)) for s in range(rules["players"])]
         self._obs = [Observation(s, rules, src) for s, src in enumerate(self.seats)]
+        # The seats whose policies listen to events (``observe``): fixed for a list of
+        # policies, looked up at every batch when the seats may change hands (the server).
+        self._listeners = self._listening() if isinstance(policies, (list, tuple)) else None
         if table.game is not None:
             self._restart([])
 
@@ -148,6 +196,10 @@ class Driver:
         """The seat's observation now (its honest options computed afresh)."""
         self.seats[seat].fresh()
         return self._obs[seat]
+
+    def _listening(self) -> list[int]:
+        listens = Policy.observe
+        return [s for s, p in enumerate(self.policies) if p is not None and type(p).observe is not listens]
 
     def feed(self, events: list[Event]) -> None:
         """Events of the game, in order, as the table returned them (in full: each seat's
@@ -157,18 +209,27 @@ class Driver:
         if events[0]["type"] == "game_start":
             self._restart(events)
         else:
-            for src in self.seats:
-                src.knowledge.feed(events)
-        for seat, policy in enumerate(self.policies):
-            if policy is not None and type(policy).observe is not Policy.observe:
-                obs = self._obs[seat]
-                for e in events:
-                    policy.observe(obs, project(e, seat))
+            self._log.extend(events)
+        listeners = self._listeners if self._listeners is not None else self._listening()
+        for seat in listeners:
+            policy, obs = self.policies[seat], self._obs[seat]
+            for e in events:
+                policy.observe(obs, project(e, seat))
 
     def _restart(self, events: list[Event]) -> None:
-        view = self.table.view
+        """A game starts: each seat's knowledge starts from its view of the deal, made only
+        if a policy asks (from a copy of the table as it is now: the state moves on)."""
+        self._log[:] = events
+        start = self.table.to_data()
+        copy: list[Table] = []
+
+        def view_of(seat: int) -> dict:
+            if not copy:
+                copy.append(Table.from_data(start))
+            return copy[0].view(seat)
+
         for src in self.seats:
-            src.knowledge.reset(view(src.seat), events)
+            src.knowledge.reset(lambda seat=src.seat: view_of(seat))
 
     def _made(self, events: list[Event]) -> None:
         if self.watch:
@@ -198,6 +259,7 @@ class Driver:
         calls made."""
         table = self.table
         policies = self.policies
+        sources, observations = self.seats, self._obs
         calls = 0
         while calls < budget:
             window = table.window
@@ -206,7 +268,9 @@ class Driver:
                 for seat in table.waiting_answers():
                     policy = policies[seat]
                     if policy is not None:
-                        events = table.answer(seat, bool(policy.call(self.observation(seat))), now)
+                        src = sources[seat]
+                        src._honest, src._on_turn = None, False  # (fresh(), inline: the hot path)
+                        events = table.answer(seat, bool(policy.call(observations[seat])), now)
                         calls += 1
                         self._made(events)
                         if table.window is not window or calls >= budget:
@@ -240,11 +304,15 @@ class Driver:
                 policy = policies[seat]
                 if policy is None:
                     continue
-                data = policy.act(self.observation(seat))
+                sources[seat].fresh(True)
+                data = policy.act(observations[seat])
                 if data is None:
                     continue
                 try:
-                    action = table.game.parse_action(data)
+                    honest = sources[seat]._honest
+                    action = honest.engine(data) if honest is not None else None
+                    if action is None:
+                        action = table.game.parse_action(data)
                     if policy.auto is None:
                         events = table.act(seat, action, now)
                     else:
@@ -253,7 +321,8 @@ class Driver:
                     self.refused += 1
                     log.debug("seat %s: the table refused its policy's action %r: %s", seat, data, e)
                     continue
-                self.seats[seat].knowledge.sent(data)
+                if data["type"] == "give":
+                    sources[seat].knowledge.sent(data)
                 self.actions += 1
                 calls += 1
                 self._made(events)

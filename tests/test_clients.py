@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from server_helpers import serve
 
 from pidor import client as sdk
-from pidor.play import Session, play
-from pidor.play_commands import CommandError, parse_command
+from pidor.play.session import Session, play
+from pidor.play.commands import CommandError, parse_command
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "protocol" / "vectors"

@@ -113,6 +113,7 @@ def test_a_budget_splits_the_play_without_changing_it():
             assert calls == len(events) - made and calls <= budget
             if calls < budget and not t.over:  # nobody acts: the «бито» clock runs out
                 events.append(t.tick(t.deadline()))
+                driver.feed(events[-1])
         return events
 
     whole = game(10 ** 6)

@@ -77,3 +77,60 @@ def test_the_belief_shows_each_seat_exactly_its_own_view(game):
                     assert belief.honest_actions(s) == t.honest_actions(s)
                     assert belief.actions(s) == t.actions(s)
             assert t.over
+
+
+def _swap_hidden(t: Table, seat: int) -> None:
+    """Exchange two cards hidden from ``seat`` (in others' hands; in «пидор», face down
+    under others' stacks): a state that differs from ``t`` only in what ``seat`` cannot see."""
+    piles = t.game.hands if t.game.name != "pidor" else t.game.stacks  # («пидор»: face-down stack cards)
+    a, b = [s for s in range(t.game.players) if s != seat][:2]
+    piles[a][0], piles[b][0] = piles[b][0], piles[a][0]
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_policy_decides_the_same_whatever_the_cards_it_cannot_see(game):
+    """Two tables that differ only in other seats' hidden cards: a cheating, calling random
+    bot with the same seed makes the same decisions at both, all game long, while its
+    knowledge follows each table (it is handed its observation, never the table)."""
+    decided = 0
+    for g in range(3):
+        tables = []
+        for swap in (False, True):
+            t = Table({"game": game, "players": 3})
+            t.start(seed=b"same-%d" % g)
+            if swap:
+                _swap_hidden(t, 0)
+            tables.append(t)
+        assert tables[0].to_data() != tables[1].to_data() and tables[0].view(0) == tables[1].view(0)
+        drivers = [Driver(t, [RandomBot(0, b"same", cheat=0.5, attention=0.5, false_call=0.2), None, None],
+                          Rng(b"same", b"driver")) for t in tables]
+        for _ in range(15):  # seat 0 decides until the deal shows the difference to it
+            t = tables[0]
+            if 0 not in t.to_act():
+                break
+            choices = [d.decide(0) for d in drivers]
+            assert choices[0] == choices[1]
+            decided += 1
+            for d, tb in zip(drivers, tables):
+                d.feed(tb.act(0, choices[0]))
+                while tb.window is not None:
+                    for s in tb.waiting_answers():
+                        d.feed(tb.answer(s, False))
+            views = [tb.view(0) for tb in tables]
+            if views[0] != views[1]:
+                break
+    assert decided >= 5
+
+
+def test_the_same_seed_gives_the_same_decisions():
+    """T10: a policy's decisions come from its seed and its observation only."""
+    logs = []
+    for _ in range(2):
+        t = Table({"game": "perevodnoy", "players": 4})
+        t.start(seed=b"det")
+        events: list[dict] = []
+        bots = [RandomBot(s, b"det", cheat=0.3, attention=0.5, false_call=0.1, acquit=0.3) for s in range(4)]
+        from pidor.autoplay import play_game
+        play_game(t, bots, Rng(b"det", b"driver"), on_events=events.extend)
+        logs.append(events)
+    assert logs[0] == logs[1] and any(e["type"] == "court" for e in logs[0])

@@ -33,7 +33,7 @@ seat no longer knows which of them went.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..cards import card_code, deck as full_deck, parse_card
 from ..engine.game import ActionError, Game, project
@@ -54,30 +54,40 @@ class BeliefLost(Exception):
 
 class Knowledge:
     """One seat's knowledge of the current game. ``feed`` it every event (projected for
-    the seat, or in full: it projects them itself); ``reset`` it with a fresh view."""
+    the seat, or in full: it projects them itself); ``reset`` it with a fresh view.
+    ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
+    each event once for every seat, and nobody calls ``feed``)."""
 
-    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_unknown", "_cards", "_gave")
+    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
 
-    def __init__(self, seat: int, rules: dict) -> None:
+    def __init__(self, seat: int, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
         self.rules = rules
-        self._events: list[dict] = []  # as fed (full or projected)
+        self._events: list[dict] = [] if log is None else log  # as fed (full or projected)
         self._done = 0  # events played on the belief
         self._table: Table | None = None
+        self._view: Any = None  # the view to build the belief from, until it is built
         self._unknown: set[int] = set()
         self._gave: list[int] = []  # the cards this seat paid with, in order (its events do not show them)
         self._cards = _PidorCards if issubclass(game_class(rules["game"]), PidorGame) else _DurakCards
 
     # ------------------------------------------------------------------ input
 
-    def reset(self, view: dict, events: list[dict] = ()) -> None:
-        """A fresh view: the belief is rebuilt from it. ``events`` are this game's events
-        up to the view (kept for :meth:`events`; the view already shows their effect)."""
-        self._events = list(events)
+    def reset(self, view: dict | Callable[[], dict], events: list[dict] | None = None) -> None:
+        """A fresh view (or a function that gives it, called when the belief is first
+        needed): the belief is rebuilt from it. ``events``: this game's events up to the
+        view, to keep instead of those kept so far (``None``: keep them); the view already
+        shows their effect."""
+        if events is not None:
+            self._events[:] = events
         self._done = len(self._events)
         self._gave = []
+        self._table, self._view = None, view
+
+    def _build(self) -> None:
+        view, self._view = self._view, None
         try:
-            self._table, self._unknown = self._cards.from_view(view, self.rules, self.seat)
+            self._table, self._unknown = self._cards.from_view(view() if callable(view) else view, self.rules, self.seat)
         except (KeyError, TypeError, ValueError, IndexError):
             self._table = None
 
@@ -106,6 +116,8 @@ class Knowledge:
         """The belief table, advanced through every event fed (``None``: lost until the
         next view)."""
         events, seat = self._events, self.seat
+        if self._view is not None:
+            self._build()
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)

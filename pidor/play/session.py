@@ -16,9 +16,9 @@ import threading
 
 import click
 
-from .client import FINAL_ERRORS, GAME_REQUESTS, Client, ConnectionClosed, PidorError, ServerError
-from .play_commands import HELP, CommandError, parse_command
-from .play_text import event_lines, option_command, rule_line, say, view_lines
+from ..client import FINAL_ERRORS, GAME_REQUESTS, Client, ConnectionClosed, PidorError, ServerError
+from .commands import HELP, CommandError, parse_command
+from .text import event_lines, option_command, rule_line, say, view_lines
 
 __all__ = ["BOT_SPEC", "Session", "play", "run_session"]
 

@@ -32,14 +32,14 @@ from pathlib import Path
 
 import click
 
-from .autoplay import GameTooLong, play_game
-from .bots import make_policy, parse_spec
-from .engine.games import GAME_IDS, game_class
-from .engine.seeds import Rng
-from .engine.table import Table
-from .gamelog.deal import MAX_SEAT_SEED
-from .gamelog.format import LogWriteError
-from .gamelog.record import Recorder, seat_info
+from ..autoplay import GameTooLong, play_game
+from ..bots import make_policy, parse_spec
+from ..engine.games import GAME_IDS, game_class
+from ..engine.seeds import Rng
+from ..engine.table import Table
+from ..gamelog.deal import MAX_SEAT_SEED
+from ..gamelog.format import LogWriteError
+from ..gamelog.record import Recorder, seat_info
 
 __all__ = ["SeatStats", "MatchResult", "run_match", "match", "DEFAULT_SPEC"]
 
