@@ -4,7 +4,7 @@ Each iteration samples a deal consistent with everything the seat has seen
 (``Observation.determinize``: cards played, taken and paid, the public hand counts, the
 trump), walks the one tree of the seat's information set with UCB1 over the moves legal in
 that deal (honest moves of everyone; the seat's own cheats at the root), plays on with the
-heuristic for at most :data:`DEPTH` actions, and scores the end: 1 for every seat but the
+heuristic (durak: the greedy rule on engine actions) for at most :data:`DEPTH` actions, and scores the end: 1 for every seat but the
 loser, or, cut off, by how many players hold more cards.
 
 The court is modelled at the root: a cheat the seat tries is called with the chance the
