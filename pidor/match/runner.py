@@ -1,101 +1,142 @@
-"""Scripted in-process matches: ``pidor match``.
-
-One table of built-in bots plays ``G`` games in a row (P1/D2: who starts depends on the
-last game, T7: the mark stays at the table). Every bit of chance comes from ``--seed``
-(T10), so the same seed and seat specs give the same games, the same summary and the same
-logs, byte for byte:
-
-* ``base = SHA-256(b"pidor-match/1" ‖ 0x00 ‖ UTF-8 seed text)``;
-* game ``g`` (0-based): ``server_seed = HMAC-SHA-256(base, b"server" ‖ u32-BE g)``, dealt
-  as in ``protocol/LOGS.md`` with the seats' ``--seat-seed`` contributions;
-* the bot of seat ``s`` in game ``g``: seed ``HMAC-SHA-256(base, b"bot" ‖ u32-BE g ‖ u8 s)``
-  (recorded in the log header);
-* the driver (who moves first when several seats may act, durak):
-  ``Rng(HMAC-SHA-256(base, b"driver" ‖ u32-BE g), b"driver")``.
-
-Statistics per seat: ``cheats`` are action events with violations; ``convicted`` are
-``mark`` events with reason ``convicted``; ``false_calls`` are ``mark`` events with reason
-``false_call`` (T5: an honest action called) or ``lost_vote`` (T6: the court acquitted).
-Places come from the result's finishing order (1 = first out, the loser last).
-"""
+"""A match from start to summary: entrants and schedule, then every game not yet played
+(in-process through :mod:`pidor.match.pool`, or on a local server when an entrant is an
+external program, :mod:`pidor.match.external`), one record each (:mod:`pidor.match.record`),
+appended to ``--results``; the summary is computed from all the records in game order, so
+it is the same however the games were spread, and after ``--resume``."""
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
-import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
-import click
+from ..engine.games import game_class
+from ..engine.table import table_options
+from .entrants import Entrant, name_entrants, parse_entrant
+from .play import Setup
+from .pool import play_all
+from .record import match_base, server_seed
+from .schedule import Game, schedule
+from .stats import Sprt, SprtTest
+from .summary import match_summary
 
-from ..autoplay import GameTooLong, play_game
-from ..bots import make_policy, parse_spec
-from ..engine.games import GAME_IDS, game_class
-from ..engine.seeds import Rng
-from ..engine.table import Table
-from ..gamelog.deal import MAX_SEAT_SEED
-from ..gamelog.format import LogWriteError
-from ..gamelog.record import Recorder, seat_info
-
-__all__ = ["SeatStats", "MatchResult", "run_match", "match", "DEFAULT_SPEC"]
+__all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MatchError", "MatchFailed", "read_results"]
 
 DEFAULT_SPEC = "builtin:random"
 
 
+class MatchError(ValueError):
+    """A match that cannot be run as asked: the options do not fit together, or a
+    ``--resume`` file is another match's (one line for the user; a usage error)."""
+
+
+class MatchFailed(RuntimeError):
+    """A match that could not go on (a file it cannot read or write, a server that cannot
+    listen); one line for the user."""
+
+
 @dataclass
-class SeatStats:
-    seat: int
-    spec: str
-    games: int = 0
-    losses: int = 0
-    draws: int = 0
-    places: int = 0  # sum of finishing places
-    cheats: int = 0
-    convicted: int = 0
-    false_calls: int = 0
+class TimeControl:
+    """``move``: seconds for each obliged action; ``game``: seconds in all for one game's
+    actions (either ``None``: no limit). Enforced by the server's turn clock for external
+    entrants."""
 
-    @property
-    def mean_place(self) -> float | None:
-        return round(self.places / self.games, 4) if self.games else None
-
-    def to_dict(self) -> dict:
-        return {"seat": self.seat, "spec": self.spec, "games": self.games, "losses": self.losses,
-                "draws": self.draws, "mean_place": self.mean_place, "cheats": self.cheats,
-                "convicted": self.convicted, "false_calls": self.false_calls}
+    move: float | None = None
+    game: float | None = None
 
 
 @dataclass
 class MatchResult:
-    game: str
-    players: int
-    deck: int
-    hard: bool | None
-    seed: str
-    games: int = 0
-    draws: int = 0
-    actions: int = 0
-    seats: list[SeatStats] = field(default_factory=list)
+    summary: dict
+    records: list[dict] = field(default_factory=list)  # every game's, in game order
     logs: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        out = {"game": self.game, "players": self.players, "deck": self.deck, "seed": self.seed,
-               "games": self.games, "draws": self.draws, "actions": self.actions,
-               "seats": [s.to_dict() for s in self.seats]}
-        if self.hard is not None:
-            out["hard"] = self.hard
-        return out
+        return self.summary
 
 
-def _mac(key: bytes, *parts: bytes) -> bytes:
-    return hmac.new(key, b"".join(parts), hashlib.sha256).digest()
+def read_results(path: str | os.PathLike) -> list[dict]:
+    """The records of a results file; a last line cut short (a match killed while it
+    wrote) is left out. ``MatchError`` when a whole line is not a record."""
+    records = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+    except OSError as e:
+        raise MatchFailed(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise MatchError(f"{path} is not a results file (not UTF-8 text)") from None
+    for k, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            if k == len(lines) - 1:
+                break  # the torn last line of a killed run
+            raise MatchError(f"{path}, line {k + 1}: not a JSON record") from None
+        if not isinstance(record, dict) or type(record.get("index")) is not int:
+            raise MatchError(f"{path}, line {k + 1}: not a game record")
+        records.append(record)
+    return records
 
 
-def match_base(seed: str) -> bytes:
-    return hashlib.sha256(b"pidor-match/1\x00" + seed.encode("utf-8")).digest()
+def _check_resumed(records: list[dict], plan: list[Game], entrants: list[Entrant], base: bytes,
+                   options: dict, path) -> dict[int, dict]:
+    """The records of ``path`` by game index, each checked against the schedule: same
+    game, deal and seating, or it is another match's file."""
+    done: dict[int, dict] = {}
+    for r in records:
+        i = r["index"]
+        if not 0 <= i < len(plan):
+            raise MatchError(f"{path}: game {i} is not a game of this match ({len(plan)} games)")
+        g = plan[i]
+        want = (options["game"], options["players"], g.deal, server_seed(base, g.deal).hex(),
+                [entrants[e].name for e in g.seating])
+        got = (r.get("game"), r.get("players"), r.get("deal"), r.get("seed"), r.get("seating"))
+        if got != want:
+            raise MatchError(f"{path} is from another match: its game {i} is not this match's "
+                             "(other seed, entrants, seats or options)")
+        done[i] = r
+    return done
+
+
+class _SprtCheck:
+    """The SPRT of the first entrant against the second, fed the finished games in index
+    order from game 0 and checked after each one (so it stops at the same game however
+    the games were spread over workers)."""
+
+    def __init__(self, sprt: Sprt, plan: list[Game], entrants: list[Entrant], rotate: bool, done: dict) -> None:
+        # With rotation an outcome is a deal: the games of one deal where both sit.
+        first = [g for g in plan if g.deal == 0 and {0, 1} <= set(g.seating)]
+        self.test = SprtTest(sprt, entrants[0].name, entrants[1].name, len(first) if rotate else 1)
+        self.done = done
+        self.prefix = 0  # games 0 .. prefix-1 are fed to the test
+        self.decided_at: int | None = None
+
+    def status(self) -> dict:
+        return self.test.status()
+
+    def decided(self) -> bool:
+        while self.decided_at is None and self.prefix in self.done:
+            self.test.add(self.done[self.prefix])
+            self.prefix += 1
+            if self.test.status()["decision"] != "continue":
+                self.decided_at = self.prefix
+        return self.decided_at is not None
+
+
+def _prepare_results(path: str | os.PathLike, resume: bool) -> None:
+    """A new results file must not overwrite one; a resumed one loses its torn last line."""
+    p = Path(path)
+    if not resume:
+        if p.exists() and p.stat().st_size:
+            raise MatchError(f"{p} exists: --resume {p} to continue that match, or choose another file")
+        return
+    data = p.read_bytes()
+    if data and not data.endswith(b"\n"):
+        p.write_bytes(data[:data.rfind(b"\n") + 1])
 
 
 def run_match(
@@ -105,161 +146,96 @@ def run_match(
     *,
     deck: int | None = None,
     hard: bool | None = None,
+    variant: dict | None = None,
     seed: str = "0",
     specs: list[str] | None = None,
+    entrants: list[Entrant] | None = None,
     seat_seeds: list[bytes | None] | None = None,
     logs: str | os.PathLike | None = None,
-    progress=None,
+    rotate: bool = False,
+    concurrency: int = 1,
+    ray: str | None = None,
+    results: str | os.PathLike | None = None,
+    resume: bool = False,
+    clock: TimeControl | None = None,
+    stderr_dir: str | os.PathLike | None = None,
+    listen: tuple[str, int] = ("127.0.0.1", 0),
+    sprt: Sprt | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
-    """Play ``games`` games at one table of built-in bots; ``progress(1)`` after each."""
+    """Play a match. Entrants come from ``entrants`` or seat ``specs`` (one per seat in
+    order), filled up with ``builtin:random``. ``results``: append one JSON record per game
+    (``resume``: the file holds an interrupted run of this match; its games are not played
+    again). ``sprt``: stop early once the SPRT of the first entrant against the second
+    decides, checked on the games in index order (a deal's games together with
+    ``rotate``). ``progress(1)`` after each game played."""
     cls = game_class(game)
-    options: dict = {"game": game, "players": players}
+    raw: dict = {"game": game, "players": players, **(variant or {})}  # variant: lead, teams (V2-V6)
     if deck is not None:
-        options["deck"] = deck
+        raw["deck"] = deck
     if hard is not None:
         if "hard" not in cls.DEFAULTS:
-            raise ValueError(f"--hard is a durak option; {game} has no hard mode")
-        options["hard"] = hard
-    table = Table(options)
-    n = table.options["players"]
-    specs = list(specs or [])
-    if len(specs) > n:
-        raise ValueError(f"{len(specs)} seat specs for {n} players")
-    specs += [DEFAULT_SPEC] * (n - len(specs))
-    params = [parse_spec(s) for s in specs]
+            raise MatchError(f"--hard is a durak option; {game} has no hard mode")
+        raw["hard"] = hard
+    try:
+        options = table_options(raw)
+    except ValueError as e:
+        raise MatchError(str(e)) from None
+    n = options["players"]
+    entrants = list(entrants or []) + [parse_entrant(s) for s in specs or []]
+    if specs and len(specs) > n:
+        raise MatchError(f"{len(specs)} seat specs for {n} players")
+    entrants += [parse_entrant(DEFAULT_SPEC) for _ in range(n - len(entrants))]
+    try:
+        entrants = name_entrants(entrants)
+    except ValueError as e:
+        raise MatchError(str(e)) from None
     seat_seeds = list(seat_seeds or [])
     if len(seat_seeds) > n:
-        raise ValueError(f"{len(seat_seeds)} seat seeds for {n} players")
+        raise MatchError(f"{len(seat_seeds)} seat seeds for {n} players")
     seat_seeds += [None] * (n - len(seat_seeds))
-    out_dir = None
-    if logs is not None:
-        out_dir = Path(logs)
-        out_dir.mkdir(parents=True, exist_ok=True)
-    result = MatchResult(game=game, players=n, deck=table.options["deck"],
-                         hard=table.options.get("hard") if "hard" in cls.DEFAULTS else None, seed=seed,
-                         seats=[SeatStats(s, specs[s]) for s in range(n)])
-    stats = result.seats
-    base = match_base(seed)
-
-    def count(events: list[dict]) -> None:
-        for e in events:
-            kind = e["type"]
-            if kind == "action":
-                if e.get("_violations"):
-                    stats[e["seat"]].cheats += 1
-            elif kind == "mark":
-                reason = e["reason"]
-                if reason == "convicted":
-                    stats[e["seat"]].convicted += 1
-                elif reason == "false_call" or reason == "lost_vote":
-                    stats[e["seat"]].false_calls += 1
-
-    for g in range(games):
-        gb = g.to_bytes(4, "big")
-        bot_seeds = [_mac(base, b"bot", gb, bytes((s,))) for s in range(n)]
-        bots = [make_policy(params[s], s, bot_seeds[s]) for s in range(n)]
-        seats = [seat_info("bot", policy=params[s]["policy"], spec=specs[s],
-                           params={k: v for k, v in params[s].items() if k != "policy"},
-                           seed=bot_seeds[s].hex()) for s in range(n)]
-        path = None if out_dir is None else out_dir / f"{game}-{g + 1:05d}.plog"
-        rec = Recorder(table, path, seats=seats, server_seed=_mac(base, b"server", gb), seat_seeds=seat_seeds)
-        count(rec.start())
-        target = rec if path is not None else table  # without a log, skip the recorder
-        try:
-            result.actions += play_game(target, bots, Rng(_mac(base, b"driver", gb), b"driver"), on_events=count)
-        except GameTooLong:
-            rec.close(aborted="the game did not end within the step bound")
-            raise
-        rec.close()
-        if path is not None:
-            result.logs.append(str(path))
-        res = table.game.result
-        result.games += 1
-        if res["draw"]:
-            result.draws += 1
-        order = res["order"]
-        for s in range(n):
-            st = stats[s]
-            st.games += 1
-            st.places += order.index(s) + 1 if s in order else n
-            if res["loser"] == s:
-                st.losses += 1
-            elif res["draw"]:
-                st.draws += 1
-        if progress is not None:
-            progress(1)
-    return result
-
-
-def summary_text(r: MatchResult, seconds: float | None = None) -> str:
-    lines = [f"{r.game}: {r.players} players, deck {r.deck}" + (", hard" if r.hard else "")
-             + f", {r.games} games, seed {r.seed!r}: {r.draws} draws, {r.actions} actions"
-             + (f" ({r.games / seconds:.0f} games/s)" if seconds else "")]
-    head = ("seat", "spec", "games", "losses", "draws", "mean place", "cheats", "convicted", "false calls")
-    rows = [head] + [(str(s.seat), s.spec, str(s.games), str(s.losses), str(s.draws),
-                      "—" if s.mean_place is None else f"{s.mean_place:.2f}", str(s.cheats),
-                      str(s.convicted), str(s.false_calls)) for s in r.seats]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
-    for k, row in enumerate(rows):
-        cells = [c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append("  ".join(cells).rstrip())
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    if r.logs:
-        lines.append(f"logs: {len(r.logs)} files in {Path(r.logs[0]).parent}")
-    return "\n".join(lines)
-
-
-def _seat_seed(text: str) -> bytes | None:
-    if text in ("", "-"):
-        return None
-    data = text.encode("utf-8")
-    if len(data) > MAX_SEAT_SEED:
-        raise click.BadParameter(f"a seat seed is at most {MAX_SEAT_SEED} bytes", param_hint="--seat-seed")
-    return data
-
-
-@click.command()
-@click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
-@click.option("--games", type=click.IntRange(0), default=10, show_default=True)
-@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
-@click.option("--hard", is_flag=True, default=None, help="Durak hard mode: everyone pays for the mark (D12).")
-@click.option("--seed", default=None, help="Seed text; the same seed and seats give the same games.")
-@click.option("--seat", "specs", multiple=True, metavar="SPEC",
-              help="builtin:random[:cheat=P,attention=P,false_call=P], one per seat in order.")
-@click.option("--seat-seed", "seat_seeds", multiple=True, metavar="TEXT",
-              help="A seat's contribution to the deal (one per seat in order; '-' for none).")
-@click.option("--logs", type=click.Path(file_okay=False), default=None, help="Write one log per game here.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(game, players, games, deck, hard, seed, specs, seat_seeds, logs, as_json) -> None:
-    """Run scripted bot-vs-bot matches in-process (one table, GAMES games in a row)."""
-    if seed is None:
-        seed = os.urandom(8).hex()
-    for spec in specs:
-        try:
-            parse_spec(spec)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--seat") from None
-    seeds = [_seat_seed(t) for t in seat_seeds]
-    bar = None
-    if sys.stderr.isatty() and games > 1:
-        bar = click.progressbar(length=games, label=f"{game} ×{players}", file=sys.stderr)
-        bar.__enter__()
-    started = time.perf_counter()
     try:
-        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard,
-                           seed=seed, specs=list(specs), seat_seeds=seeds, logs=logs,
-                           progress=None if bar is None else bar.update)
-    except (ValueError, LogWriteError) as e:
-        raise click.ClickException(str(e)) from None
-    except GameTooLong as e:
-        raise click.ClickException(f"a game did not end (seed {seed!r}): {e}") from None
+        plan = schedule(len(entrants), n, games, rotate)
+    except ValueError as e:
+        raise MatchError(str(e)) from None
+    base = match_base(seed)
+    done: dict[int, dict] = {}
+    if resume:
+        done = _check_resumed(read_results(results), plan, entrants, base, options, results)
+    if results is not None:
+        _prepare_results(results, resume)
+    if logs is not None:
+        Path(logs).mkdir(parents=True, exist_ok=True)
+    setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs))
+    todo = [g for g in plan if g.index not in done]
+    test = None if sprt is None else _SprtCheck(sprt, plan, entrants, rotate, done)
+    out = None if results is None else open(results, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        def played(record: dict) -> bool:
+            """Keep a finished game; ``True`` once the SPRT says stop."""
+            done[record["index"]] = record
+            if out is not None:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                out.flush()
+            if progress is not None:
+                progress(1)
+            return test is not None and test.decided()
+
+        if any(e.external for e in entrants):
+            from .external import play_external
+
+            play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
+                          stderr_dir=stderr_dir, listen=listen)
+        else:
+            for record in play_all(setup, todo, concurrency, ray):
+                if played(record):
+                    break
     finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
-    seconds = time.perf_counter() - started
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
-    else:
-        click.echo(summary_text(result, seconds))
+        if out is not None:
+            out.close()
+    records = [done[i] for i in sorted(done)]
+    if test is not None:
+        records = records[:test.decided_at or len(records)]
+    pair = None if sprt is None else (entrants[0].name, entrants[1].name)
+    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status())
+    return MatchResult(summary, records, [r["log"] for r in records if r["log"] is not None])
