@@ -61,10 +61,14 @@ def rotated(game: str, deck: int | None, subject: str, field: list[str], games: 
             continue
         specs = field[:seat] + [subject] + field[seat:]
         r = run_match(game, players, n, deck=deck, seed=f"{seed}/{seat}", specs=specs)
-        losses += r.seats[seat].losses
-        other += sum(s.losses for s in r.seats if s.seat != seat)
-        draws += r.draws
-        played += r.games
+        for record in r.records:
+            played += 1
+            if record["draw"]:
+                draws += 1
+            elif record["loser"] == seat:
+                losses += 1
+            else:
+                other += 1
     return {"games": played, "losses": losses, "field_losses": other, "draws": draws}
 
 
