@@ -209,8 +209,7 @@ class Knowledge:
             if seat != self.seat:
                 self._into_hand(game, seat, action)
             t.act(seat, action, 0.0)
-            if len(action) > 1 and self._cards.has_card(game, action):
-                self._unknown.discard(action[1])
+            self._unknown.difference_update(self._cards.from_hand(action))
         elif kind == "window_closed" or kind == "verdict" or kind == "bito_timeout":
             if kind != "verdict" or t.court is not None:
                 t.tick(0.0)
@@ -240,6 +239,24 @@ class Knowledge:
             self._unknown.difference_update(got)
         elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
             self._unknown.discard(parse_card(e["card"]))
+        elif e["type"] == "bout" and "attacker" in e:
+            # Who leads may hang on hidden hands (V4 «пятки»: the attack passes on from
+            # whoever holds no pair): the belief follows what the table announced.
+            game = self._table.game
+            owner = game.owner
+
+            def place(s: int) -> int:
+                return s if owner[s] == s else owner.index(s)
+
+            # (V6: the event names the seats that play the places; a seat that plays for
+            # several keeps the belief's place while it agrees with the event)
+            if owner[game.attacker] != e["attacker"]:
+                game.attacker = place(e["attacker"])
+            if owner[game.defender] != e["defender"]:
+                game.defender = place(e["defender"])
+            game.limit = e["limit"]
+            if "passed" in e:
+                game.passed, game.forced = list(e["passed"]), e["forced"]
         elif e["type"] == "deal_end" and e.get("trump") is not None:
             self._table.game.trump = "cdhs".index(e["trump"])  # a belief rebuilt mid-deal could not know it
 
@@ -253,19 +270,18 @@ class Knowledge:
         self._table.act(giver, action, 0.0)
 
     def _into_hand(self, game: Any, seat: int, action: tuple) -> None:
-        """The card of ``action`` was in ``seat``'s hand: swap it there among the unknown."""
-        if len(action) < 2 or not self._cards.has_card(game, action):
-            return
-        card = action[1]
+        """The cards of ``action`` were in ``seat``'s hand: swap them there among the unknown."""
+        cards = self._cards.from_hand(action)
         hand = game.hands[seat]
-        if card in hand:
-            return
-        if card not in self._unknown:
-            raise BeliefLost(f"seat {seat} played {card_code(card)}, which the seat saw elsewhere")
-        spare = next((c for c in reversed(hand) if c in self._unknown), None)
-        if spare is None:
-            raise BeliefLost(f"seat {seat} has no card the seat cannot place")
-        self._swap(game, card, spare)
+        for card in cards:
+            if card in hand:
+                continue
+            if card not in self._unknown:
+                raise BeliefLost(f"seat {seat} played {card_code(card)}, which the seat saw elsewhere")
+            spare = next((c for c in reversed(hand) if c in self._unknown and c not in cards), None)
+            if spare is None:
+                raise BeliefLost(f"seat {seat} has no card the seat cannot place")
+            self._swap(game, card, spare)
 
     def _onto_deck(self, game: Any, card: int) -> None:
         if game.deck and game.deck[-1] != card:
@@ -327,8 +343,9 @@ class _PidorCards:
         return [g.deck, g.table, g.discard, *g.stacks, *g.hands, *g.prikups]
 
     @staticmethod
-    def has_card(g: Any, action: tuple) -> bool:
-        return action[0] in ("lead", "beat", "give")
+    def from_hand(action: tuple) -> tuple[int, ...]:
+        """The cards ``action`` takes from the actor's hand."""
+        return (action[1],) if action[0] in ("lead", "beat", "give") else ()
 
     @staticmethod
     def from_view(v: dict, rules: dict, seat: int) -> tuple[Table, set[int]]:
@@ -379,8 +396,11 @@ class _DurakCards:
         return [g.deck, g.discard, g.attack, g.cover, *g.hands]
 
     @staticmethod
-    def has_card(g: Any, action: tuple) -> bool:
-        return action[0] in ("attack", "cover", "transfer", "give")
+    def from_hand(action: tuple) -> tuple[int, ...]:
+        """The cards ``action`` takes from the actor's hand (simple durak leads several, V2)."""
+        if action[0] == "lead":
+            return tuple(action[1])
+        return (action[1],) if action[0] in ("attack", "cover", "transfer", "give") else ()
 
     @staticmethod
     def from_view(v: dict, rules: dict, seat: int) -> tuple[Table, set[int]]:
@@ -401,16 +421,29 @@ class _DurakCards:
         if pool:
             raise ValueError("the view leaves cards unplaced")
         code = card_code
+        cls = game_class(v["game"])
+        # V6: with teams, a seat whose partner went out plays his place too (``plays_for``);
+        # the view names the seats that play the attacker's and the defender's places.
+        owner = list(v.get("plays_for") or range(n))
+
+        def place(s: int) -> int:
+            return s if owner[s] == s else owner.index(s)
+
         data = {
-            "game": v["game"], "version": game_class(v["game"]).version, "players": n, "deck_size": size,
-            "hard": v["hard"], "trump_card": code(trump_card), "first": v["attacker"],
+            "game": v["game"], "version": cls.version, "players": n, "deck_size": size,
+            "hard": v["hard"], "teams": v.get("teams"), "cap": size if rules.get("no_limit") else cls.HAND,
+            "owner": owner, "epaulettes": [False] * n, "barred": False,
+            "trump_card": code(trump_card), "first": place(v["attacker"]),
             "deck": [code(c) for c in deck_top_first], "hands": [[code(c) for c in h] for h in hands],
             "discard": [code(c) for c in discard], "attack": [code(c) for c in attack],
             "cover": [None if c < 0 else code(c) for c in cover],
-            "attacker": v["attacker"], "defender": v["defender"], "limit": v["limit"],
+            "attacker": place(v["attacker"]), "defender": place(v["defender"]), "limit": v["limit"],
             "bito": [s in v["bito"] for s in range(n)], "out": [s in v["out"] for s in range(n)],
             "order": list(v["out"]), "ended": "bito" if v["phase"] == "draw" else None,
             "payments": [[p["from"], p["to"]] for p in v["payments"]], "token": 0, "result": v["result"],
+            # simple durak (V2-V4): its lead variant; the quiet bouts before a draw are not shown
+            "lead": v.get("lead"), "passed": list(v.get("passed") or ()), "forced": bool(v.get("forced")),
+            "quiet": 0,
         }
         return _belief_table(rules, v, game_class(v["game"]).from_data(data)), unknown
 
