@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from server_helpers import serve
 
 from pidor import client as sdk
-from pidor.play import Session, play
-from pidor.play_commands import CommandError, parse_command
+from pidor.play.session import Session, play
+from pidor.play.commands import CommandError, parse_command
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "protocol" / "vectors"
@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT / "clients" / "python"))
 import pidor_client  # the bot writers' import
 import random_bot
 
-SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json"]
+SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json", "simple-session.json",
+            "podkidnoy-2x2-session.json"]
 
 
 def in_thread(fn, *args, **kwargs):

@@ -16,9 +16,9 @@ import threading
 
 import click
 
-from .client import FINAL_ERRORS, GAME_REQUESTS, Client, ConnectionClosed, PidorError, ServerError
-from .play_commands import HELP, CommandError, parse_command
-from .play_text import event_lines, option_command, rule_line, say, view_lines
+from ..client import FINAL_ERRORS, GAME_REQUESTS, Client, ConnectionClosed, PidorError, ServerError
+from .commands import HELP, CommandError, parse_command
+from .text import event_lines, option_command, rule_line, say, view_lines
 
 __all__ = ["BOT_SPEC", "Session", "play", "run_session"]
 
@@ -271,7 +271,11 @@ def run_session(client: Client, session: Session, stdin, *, reconnect: bool = Tr
 @click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
 @click.option("--port", default=7777, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--name", default="player", show_default=True, help="Your name at the table (1..32 characters).")
-@click.option("--game", type=click.Choice(["pidor", "podkidnoy", "perevodnoy"]), default="pidor", show_default=True)
+@click.option("--game", type=click.Choice(["pidor", "podkidnoy", "perevodnoy", "simple"]), default="pidor",
+              show_default=True)
+@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
+              help="Simple durak's lead (V2-V4).")
+@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None, help="Durak team play (V6).")
 @click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True,
               help="Seats at the new table; all but yours get built-in bots.")
 @click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size [default: 52 pidor, 36 durak].")
@@ -282,7 +286,7 @@ def run_session(client: Client, session: Session, stdin, *, reconnect: bool = Tr
 @click.option("--bot", "bot_spec", default=BOT_SPEC, show_default=True,
               help="The built-in bots of a new table (cheat: how often they cheat; attention: how often they call a cheat).")
 @click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
-def play(host, port, name, game, players, deck, lang, table, token, bot_spec, auto_pass) -> None:
+def play(host, port, name, game, variant, teams, players, deck, lang, table, token, bot_spec, auto_pass) -> None:
     """Play at a server from this terminal: `pidor play --name me`, then `help`."""
     client = Client(host, port, name, token)
     session = Session(client, lang=lang, out=click.echo, auto_pass=auto_pass)
@@ -300,6 +304,7 @@ def play(host, port, name, game, players, deck, lang, table, token, bot_spec, au
             options = {"game": game, "players": players, "bots": [bot_spec] * (players - 1)}
             if deck is not None:
                 options["deck"] = int(deck)
+            options.update({k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None})
             joined = client.create(**options)
             session.say("created", table=joined["table"]["id"], game=game, players=players, seat=joined["seat"])
             client.start()

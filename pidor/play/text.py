@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .cards import card_text, parse_card
-from .engine.rules import RULES
+from ..cards import card_text, parse_card
+from ..engine.rules import RULES
 
 __all__ = [
     "TEXTS", "action_text", "card", "cards", "event_lines", "option_command", "rule_line", "say",

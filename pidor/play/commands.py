@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import card_code, parse_card
+from ..cards import card_code, parse_card
 
 __all__ = ["DURAK_WORDS", "HELP", "PIDOR_WORDS", "Command", "CommandError", "parse_command"]
 
@@ -57,7 +57,7 @@ Any action your hands can do is accepted, honest or not: a cheat may be called."
 
 
 class CommandError(ValueError):
-    """A line that cannot be sent. ``key``/``params`` name the message in ``play_text.TEXTS``."""
+    """A line that cannot be sent. ``key``/``params`` name the message in ``pidor.play.text.TEXTS``."""
 
     def __init__(self, key: str, **params) -> None:
         super().__init__(key, params)
