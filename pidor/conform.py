@@ -5,7 +5,7 @@ It runs the bot's command against a scripted local server and reports, check by 
 game at a real in-process server on a free loopback port, behind a relay
 (:mod:`pidor.conform_relay`) that records every frame and plays the scenario's twist:
 
-* a table per game and deck size (6): the kit's seat 0 calls every action that broke a
+* a table per game and deck size (7): the kit's seat 0 calls every action that broke a
   rule (so the bot sits on courts), and in durak falsely calls the bot once (so the bot
   pays for the kit's mark, D12); a built-in bot cheats now and then;
 * ``guard``: every turn comes twice; two of the bot's actions are refused (``stale``,
@@ -41,7 +41,7 @@ import trio
 
 from .conform_checks import CHECKS, Result, run_checks
 from .conform_relay import Record, Relay
-from .engine.games import GAME_IDS
+from .engine.games import GAME_IDS, game_class
 from .server.app import Server
 from .server.store import Store
 from .server.testing import Client, connect
@@ -63,7 +63,21 @@ class Scenario:
 #: seat left open, which the bot under test takes, is 1.
 KIT_SEAT, BOT_SEAT = 0, 1
 CHEATER = "builtin:random:cheat=0.25"
-GAMES = tuple(Scenario(f"{g}-{d}", g, d, (CHEATER,), false_call=g != "pidor") for g in GAME_IDS for d in (36, 52))
+
+
+def _decks(game: str) -> list[int]:
+    """The deck sizes a game is played with (simple durak: 36 only, V1)."""
+    decks = []
+    for deck in (36, 52):
+        try:
+            game_class(game).options({"players": 3, "deck": deck})
+        except ValueError:
+            continue
+        decks.append(deck)
+    return decks
+
+
+GAMES = tuple(Scenario(f"{g}-{d}", g, d, (CHEATER,), false_call=g != "pidor") for g in GAME_IDS for d in _decks(g))
 GUARD = Scenario("guard", "pidor", 36, ("builtin:random",), "guard")
 CONVICTION = Scenario("conviction", "pidor", 36, ("builtin:random",), "conviction")
 RECONNECT = Scenario("reconnect", "podkidnoy", 36, ("builtin:random",), "reconnect")

@@ -23,12 +23,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pidor.conform import GAMES  # noqa: E402
 BOTS = {
     "python": [sys.executable, "clients/python/random_bot.py"],
     "js": ["node", "clients/js/random_bot.js"],
     "c": ["clients/c/random_bot"],
 }
-TABLES = [(game, deck) for game in ("pidor", "podkidnoy", "perevodnoy") for deck in (36, 52)]
+TABLES = [(g.game, g.deck) for g in GAMES]  # every game and deck size, as pidor conform plays them
 PYTHON_ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 

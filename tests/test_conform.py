@@ -53,11 +53,12 @@ async def test_each_flaw_of_the_broken_bot_fails_its_check_and_no_other():
     wrong = []
     for flaw, (_, check, words, others) in FLAWS.items():
         rec = records[flaw]
-        results = {r.name: r for r in run_checks([check, *others], {n: [rec] for n in [check, *others]}, 1.0)}
-        failed = results[check]
+        [failed] = run_checks([check], {check: [rec]}, 1.0)
         if failed.passed or words not in failed.detail or failed.frame is None:
             wrong.append(f"{flaw}: {check} {'passed' if failed.passed else 'failed'}: {failed.detail}")
-        wrong += [f"{flaw}: {name} failed too: {r.detail}" for name, r in results.items() if name != check and not r.passed]
+        # (a budget of 3 s for the others: a busy machine is not a flaw of the bot)
+        wrong += [f"{flaw}: {r.name} failed too: {r.detail}" for r in run_checks(others, {n: [rec] for n in others}, 3.0)
+                  if not r.passed]
     assert not wrong, "\n".join(wrong)
 
 

@@ -1,7 +1,8 @@
 /* A sample bot for the pidor match server, protocol pidor/2 (protocol/PROTOCOL.md), in C
  * over POSIX sockets, with msgpack-c (Debian: libmsgpack-dev). It plays a random honest
  * option, passes every call window and votes at random; it plays every game the server
- * has, pays when a turn asks for a card, and comes back with its token after a drop.
+ * has (it only echoes the options it is offered), pays when a turn asks for a card, and
+ * comes back with its token after a drop.
  *
  *   ./random_bot --port 7777 --create podkidnoy --players 3 --deck 52 --games 2
  *   ./random_bot --port 7777 --table 3        (or neither: the first open table)
@@ -407,7 +408,7 @@ static int play(struct bot *b)
 static const char usage[] =
     "usage: random_bot [--host H] [--port P] [--name N] [--table ID | --create GAME]\n"
     "                  [--players N] [--bots N] [--deck 36|52] [--games N] [--seed N]\n"
-    "GAME: pidor, podkidnoy or perevodnoy. Without --table or --create: the first open table.\n";
+    "GAME: pidor, podkidnoy, perevodnoy or simple. Without --table or --create: the first open table.\n";
 
 /* A whole number from an argument, or exit 2 with the usage. */
 static long number(const char *arg, long low, long high)
@@ -445,8 +446,9 @@ int main(int argc, char **argv)
         default: fputs(usage, stderr); return c == '?' && optind > 0 && !strcmp(argv[optind - 1], "--help") ? 0 : 2;
         }
     }
-    if (b.create && strcmp(b.create, "pidor") && strcmp(b.create, "podkidnoy") && strcmp(b.create, "perevodnoy")) {
-        fprintf(stderr, "--create takes pidor, podkidnoy or perevodnoy\n%s", usage);
+    if (b.create && strcmp(b.create, "pidor") && strcmp(b.create, "podkidnoy") && strcmp(b.create, "perevodnoy")
+        && strcmp(b.create, "simple")) {
+        fprintf(stderr, "--create takes pidor, podkidnoy, perevodnoy or simple\n%s", usage);
         return 2;
     }
     srand(seed);

@@ -27,11 +27,10 @@ check() {  # a name, then a command whose output must match the last argument
   out=$("${@:2:$#-2}" 2>&1) && grep -Eq "$want" <<< "$out" && { passed=$((passed + 1)); echo "ok - $name"; return; }
   failed=$((failed + 1)); echo "not ok - $name"; sed 's/^/    /' <<< "$out"
 }
-for game in pidor podkidnoy perevodnoy; do
-  for deck in 36 52; do
-    check "a whole game of $game, $deck cards" \
-      ./random_bot --port "$port" --create $game --deck $deck --players 3 --seed 5 "^game 1 over: "
-  done
+for table in pidor:36 pidor:52 podkidnoy:36 podkidnoy:52 perevodnoy:36 perevodnoy:52 simple:36; do
+  game=${table%:*} deck=${table#*:}
+  check "a whole game of $game, $deck cards" \
+    ./random_bot --port "$port" --create "$game" --deck "$deck" --players 3 --seed 5 "^game 1 over: "
 done
 check "two games in a row at one table" ./random_bot --port "$port" --create podkidnoy --players 2 --games 2 "^game 2 over: "
 check "bad arguments: the usage, exit status 2" bash -c './random_bot --players 9; [ $? -eq 2 ]' "usage: random_bot"

@@ -76,7 +76,7 @@ export class RandomBot extends Bot {
 }
 
 const USAGE = `usage: node random_bot.js [--host H] [--port P] [--name N] [--token T]
-  [--table ID | --create pidor|podkidnoy|perevodnoy] [--players N] [--bots N] [--deck 36|52]
+  [--table ID | --create pidor|podkidnoy|perevodnoy|simple] [--players N] [--bots N] [--deck 36|52]
   [--games N] [--seed N] [--cheat P] [--call P]`;
 
 function options(argv) {
@@ -97,8 +97,8 @@ function options(argv) {
     if (!Number.isFinite(x) || x < low || x > high) throw new Error(`--${key} must be a number in ${low}..${high}`);
     return x;
   };
-  if (values.create && !["pidor", "podkidnoy", "perevodnoy"].includes(values.create)) {
-    throw new Error("--create takes pidor, podkidnoy or perevodnoy");
+  if (values.create && !["pidor", "podkidnoy", "perevodnoy", "simple"].includes(values.create)) {
+    throw new Error("--create takes pidor, podkidnoy, perevodnoy or simple");
   }
   if (values.create && values.table) throw new Error("give --table or --create, not both");
   return {

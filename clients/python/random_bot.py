@@ -95,7 +95,8 @@ def parse_args(argv):
     p.add_argument("--token", help="a token from an earlier run, to be the same player again")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--table", type=int, help="join this table")
-    where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy"], help="create a table of this game")
+    where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy", "simple"],
+                       help="create a table of this game")
     p.add_argument("--players", type=int, default=4, help="seats at a created table (2..6)")
     p.add_argument("--bots", type=int, help="built-in bots at a created table (default: players - 1)")
     p.add_argument("--deck", type=int, choices=[36, 52], help="deck of a created table (default: the game's)")

@@ -39,7 +39,7 @@ after(() => {
   rmSync(data, { recursive: true, force: true });
 });
 
-for (const [game, deck] of [["pidor", 36], ["podkidnoy", 52], ["perevodnoy", 36]]) {
+for (const [game, deck] of [["pidor", 36], ["podkidnoy", 52], ["perevodnoy", 36], ["simple", 36]]) {
   test(`the random bot plays a whole game of ${game} (${deck} cards)`, async () => {
     const out = [];
     const code = await main(["--port", String(port), "--create", game, "--players", "3", "--deck", String(deck),
