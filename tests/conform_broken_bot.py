@@ -22,6 +22,7 @@ FLAWS = {
     "double-act": "acts on every turn message, a repeated one too",
     "no-rearm": "never acts again on a turn whose action was refused",
     "no-windows": "never answers a call window",
+    "pass-after-call": "calls «пидор!» in its first call window, then passes in it too",
     "no-vote": "never votes",
     "cheat-again": "after its conviction, plays the convicted action again",
     "no-pay": "ignores a turn that asks for a card (give)",
@@ -50,6 +51,7 @@ class Bot:
         self.acted = None  # (request id, seq) of our last action
         self.acted_once = False
         self.convicted_for = None  # the action a court convicted us of
+        self.called = False
         self.rng = random.Random(1)
 
     def connect(self) -> None:
@@ -130,6 +132,9 @@ class Bot:
         if t == "court":
             self.court = e
         if t == "window" and self.seat in e["owing"] and "no-windows" not in self.flaws:
+            if "pass-after-call" in self.flaws and not self.called:
+                self.called = True
+                self.send({"type": "call", "id": next(self.ids), "seq": seq})
             self.send({"type": "pass", "seq": seq})
         elif t == "court" and self.seat in e["voters"] and "no-vote" not in self.flaws:
             self.send({"type": "vote", "guilty": True, "seq": seq})

@@ -28,6 +28,7 @@ FLAWS = {
     "double-act": ("guard", "turns", "acted twice on the turn", []),
     "no-rearm": ("guard", "rearm", "never acted again after its action was refused", ["turns"]),
     "no-windows": ("pidor-36", "windows", "never answered the call window", ["handshake", "budget"]),
+    "pass-after-call": ("pidor-36", "windows", "answered the call window of seq", ["handshake", "turns"]),
     "no-vote": ("pidor-36", "courts", "never answered the court", ["handshake", "windows", "budget"]),
     "cheat-again": ("conviction", "honest_only", "cheated again right after its conviction", []),
     "no-pay": ("podkidnoy-36", "payment", "never paid", ["handshake", "turns", "windows"]),
