@@ -12,7 +12,7 @@ from . import __version__
 #: command name -> (module, attribute, one-line help)
 COMMANDS = {
     "serve": ("pidor.server.command", "serve", "Run the match server (msgpack over TCP)."),
-    "play": ("pidor.play.session", "play", "Play at a server from this terminal."),
+    "play": ("pidor.play.command", "play", "Play at a server from this terminal."),
     "match": ("pidor.match", "match", "Run scripted bot-vs-bot matches in-process."),
     "replay": ("pidor.gamelog.commands", "replay", "Show a logged game as text, action by action."),
     "verify": ("pidor.gamelog.commands", "verify", "Verify game logs: hash chain, deal, every consequence."),
