@@ -251,8 +251,15 @@ def match(game, players, games, deck, hard, seed, specs, seat_seeds, logs, as_js
         result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard,
                            seed=seed, specs=list(specs), seat_seeds=seeds, logs=logs,
                            progress=None if bar is None else bar.update)
-    except (ValueError, LogWriteError) as e:
+    except ValueError as e:  # the arguments do not fit together (specs, seeds, options): usage
+        raise click.UsageError(str(e)) from None
+    except LogWriteError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:
+        if logs is None:
+            raise
+        raise click.ClickException(f"cannot write game logs in {logs}: {e.strerror or e}; "
+                                   "give --logs a directory you may write") from None
     except GameTooLong as e:
         raise click.ClickException(f"a game did not end (seed {seed!r}): {e}") from None
     finally:
