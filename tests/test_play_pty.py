@@ -84,3 +84,48 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, seeds, tmp_
     if lang == "ru":
         english = sorted(set(ENGLISH.findall(screen)))
         assert not english, f"English on a Russian screen: {english}"
+
+
+async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
+    """`pidor play --watch TABLE`: the public view of a table someone else plays (§4)."""
+    from pidor import client as sdk
+
+    async with serve(seeds="pty-watch") as (_server, port):
+        player = sdk.Client("127.0.0.1", port, "player", timeout=10)
+
+        def create():
+            player.connect()
+            return player.create(game="podkidnoy", players=2, bots=1, call_window=0, bito_timeout=0)["table"]["id"]
+
+        table = await trio.to_thread.run_sync(create)
+
+        def watch():
+            term = Terminal(["--port", str(port), "--name", "watcher", "--lang", "ru", "--watch", str(table)])
+            try:
+                term.expect(f"вы смотрите стол {table}")
+                term.send("attack 6h\r")
+                term.expect("вы зритель: работают только `view`, `help` и `quit`")
+                return term
+            except BaseException:
+                term.close()
+                raise
+
+        term = await trio.to_thread.run_sync(watch)
+        try:
+            await trio.to_thread.run_sync(lambda: sdk.Bot().run(player, games=1))
+
+            def end():
+                term.expect(r"── итоги партии 1")
+                term.send("view\r")
+                term.expect(r"── подкидной дурак · партия 1 · [^\n]*\n  ходит: ")
+                term.send("quit\r")
+                term.expect("пока")
+                return term.close()
+
+            assert await trio.to_thread.run_sync(end) == 0
+        finally:
+            await trio.to_thread.run_sync(player.close)
+    screen = term.text
+    assert "player(0) ходит с " in screen or "bot-1(1) ходит с " in screen  # the game's events
+    assert "дурак — " in screen or "ничья" in screen
+    assert "ваша рука" not in screen and "ваш ход" not in screen  # a spectator has neither

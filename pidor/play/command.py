@@ -47,6 +47,8 @@ def _seconds(what: str):
 @click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
               help="Language of everything shown: the board, events, rules, hints, errors.")
 @click.option("--table", type=click.IntRange(1), default=None, help="Join this table instead of creating one.")
+@click.option("--watch", type=click.IntRange(1), default=None, metavar="TABLE",
+              help="Watch this table as a spectator: the public view, nobody's hidden cards.")
 @click.option("--token", default=None, help="The token from an earlier session: be the same player (and get your seat back).")
 @click.option("--bot", "bot_spec", default=BOT_SPEC, show_default=True, callback=_bot_spec,
               help="The built-in bots of a new table (cheat: how often they cheat; attention: how often they call a cheat).")
@@ -56,7 +58,7 @@ def _seconds(what: str):
 @_seconds("bito_timeout")
 @_seconds("trick_display")
 @click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
-def play(host, port, name, game, players, deck, lang, table, token, bot_spec, auto_pass, **clocks) -> None:
+def play(host, port, name, game, players, deck, lang, table, watch, token, bot_spec, auto_pass, **clocks) -> None:
     """Play at a server from this terminal: `pidor play --name me`, then `help`.
 
     \b
@@ -64,14 +66,20 @@ def play(host, port, name, game, players, deck, lang, table, token, bot_spec, au
     or just wait: the window runs out by itself (--call-window sets how long, for a
     table you create). In a court: `y` votes «пидор», `n` «чист». Without a terminal
     (a pipe, a script) type `call`, `pass`, `vote pidor|clean` instead."""
+    if watch is not None and table is not None:
+        raise click.UsageError("--watch and --table do not go together: watch a table, or sit at one")
     client = Client(host, port, name, token)
-    session = Session(client, lang=lang, out=click.echo, keys=wants_keys(sys.stdin, sys.stdout), auto_pass=auto_pass)
+    session = Session(client, lang=lang, out=click.echo, keys=wants_keys(sys.stdin, sys.stdout), auto_pass=auto_pass,
+                      watching=watch)
     try:
         welcome = client.connect()
         session.say("welcome", player=welcome.get("player"), server=welcome.get("server"))
         if "token" in welcome:
             session.say("token", token=welcome["token"])
-        if welcome.get("table") is not None:
+        if watch is not None:
+            client.watch(watch)
+            session.say("watching", table=watch)
+        elif welcome.get("table") is not None:
             session.say("back", table=welcome["table"])
         elif table is not None:
             joined = client.join(table)

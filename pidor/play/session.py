@@ -44,12 +44,13 @@ class Prompt:
 
 class Session:
     def __init__(self, client: Client, *, lang: str = "en", out=print, keys: bool = False,
-                 auto_pass: bool = False, clock=time.monotonic) -> None:
+                 auto_pass: bool = False, watching: int | None = None, clock=time.monotonic) -> None:
         self.client = client
         self.lang = lang
         self.out = out
         self.keys = keys  # one-key answers (a terminal); else typed `call`/`vote` lines
         self.auto_pass = auto_pass
+        self.watching = watching  # the table watched as a spectator (§4 watch), or None
         self.clock = clock
         self.done = False
         self.hints = True
@@ -90,6 +91,8 @@ class Session:
         return f"#{seat}"
 
     def _resync(self) -> None:
+        if self.watching is not None:
+            return  # a spectator has no resync; `view` watches again
         if not self._resyncing:
             self._resyncing = True
             self.client.resync()
@@ -300,16 +303,25 @@ class Session:
             return
         if cmd is None:
             return
+        if self.watching is not None and cmd.kind not in ("help", "quit", "view"):
+            self.say("watch_only")
+            return
         if cmd.kind == "help":
             self.out(HELP.get(self.lang, HELP["en"]))
         elif cmd.kind == "quit":
-            if st.table is not None:
+            if self.watching is not None:
+                self.client.post("unwatch")
+            elif st.table is not None:
                 self.client.post("leave")
             self.say("bye")
             self.done = True
         elif cmd.kind == "view":
             self._want_view = True
-            self._resync()
+            if self.watching is not None:  # a spectator's fresh snapshot: watch again
+                self._resyncing = True
+                self.client.post("watch", table=self.watching)
+            else:
+                self._resync()
         elif cmd.kind == "hints_off":
             self.hints = False
             self.client.tutorial_off()

@@ -235,7 +235,8 @@ def view_lines(view: dict, me: int | None, name: Name, lang: str = "en") -> list
         lines += _durak_lines(view, name, B)
     if view.get("out"):
         lines.append("  " + B["out"].format(seats=", ".join(name(s) for s in view["out"])))
-    lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
+    if me is not None:  # a spectator has no hand
+        lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
     return lines
 
 

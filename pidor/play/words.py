@@ -281,6 +281,7 @@ ERRORS = {
         "not_now": "not now",
         "must_play_honestly": "after a guilty verdict your next move must be honest",
         "stale": "too late: the table moved on; decide again from what follows",
+        "spectators_full": "the table has as many spectators as it takes; try later",
         "unknown": "the server refused it",
     },
     "ru": {
@@ -318,6 +319,7 @@ ERRORS = {
         "not_now": "не сейчас",
         "must_play_honestly": "после обвинительного приговора следующий ход — только честный",
         "stale": "поздно: на столе уже другое; решайте по тому, что дальше",
+        "spectators_full": "у стола уже столько зрителей, сколько он берёт; попробуйте позже",
         "unknown": "сервер отказал",
     },
 }
