@@ -13,7 +13,9 @@ from . import __version__
 COMMANDS = {
     "serve": ("pidor.server.command", "serve", "Run the match server (msgpack over TCP)."),
     "play": ("pidor.play.command", "play", "Play at a server from this terminal."),
-    "match": ("pidor.match", "match", "Run scripted bot-vs-bot matches in-process."),
+    "match": ("pidor.match.command", "match", "Run scripted bot-vs-bot matches (built-in and external bots)."),
+    "standings": ("pidor.match.standings", "standings_command",
+                  "Rank entrants from game logs and match results files."),
     "replay": ("pidor.gamelog.commands", "replay", "Show a logged game as text, action by action."),
     "verify": ("pidor.gamelog.commands", "verify", "Verify game logs: hash chain, deal, every consequence."),
     "export": ("pidor.gamelog.commands", "export", "Export a game log as JSON Lines."),
@@ -65,6 +67,7 @@ def main() -> None:
     Play from a terminal:   pidor play --name me
     Bot-vs-bot matches:     pidor match --game pidor --players 4 --games 100
     Audit a game log:       pidor verify LOG...   /   pidor replay LOG
+    Rank from logs:         pidor standings DIR...
     """
 
 

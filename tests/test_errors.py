@@ -28,7 +28,7 @@ def one_error_line(result) -> str:
     (["match", "--players", "2", "--seat", "builtin:random", "--seat", "builtin:random", "--seat",
       "builtin:random", "--games", "1"], "3 seat specs for 2 players"),
     (["match", "--game", "pidor", "--hard", "--games", "1"], "--hard is a durak option"),
-    (["match", "--seat", "human", "--games", "1"], "unknown seat spec"),
+    (["match", "--seat", "human", "--games", "1"], "unknown entrant 'human'"),
     (["play", "--bot", "builtin:random:cheat=2"], "cheat must be a decimal number in [0, 1]"),
     (["play", "--call-window", "-1"], "--call-window"),
 ])
@@ -41,8 +41,8 @@ def test_usage_errors_exit_2(args, says):
 def test_match_logs_where_none_can_be_written(tmp_path):
     result = run("match", "--logs", "/proc/nope", "--games", "1")
     assert result.exit_code == 1
-    assert one_error_line(result) == ("Error: cannot write game logs in /proc/nope: No such file or directory; "
-                                      "give --logs a directory you may write")
+    assert one_error_line(result) == ("Error: cannot write /proc/nope: No such file or directory; "
+                                      "give --logs and --results a place you may write")
 
 
 def test_export_to_a_directory_that_does_not_exist(tmp_path):

@@ -81,6 +81,8 @@ class Recorder:
             self.seat_seeds = None
             self.key = None
         self.writer: LogWriter | None = None
+        #: Fields the footer carries besides the result: a match's ``forfeits``.
+        self.notes: dict = {}
         # Passes not written yet (see answer()): the seats, the clock of the last one,
         # and the events they produced (only a pass that closes the window has any).
         self._passed: list[int] = []
@@ -252,6 +254,7 @@ class Recorder:
         out["order"] = plain(result["order"]) if result else None
         out["mark"] = t.mark
         out["reveal"] = None if self.server_seed is None else {"server_seed": self.server_seed.hex()}
+        out.update(plain(self.notes))
         return out
 
     def close(self, aborted: str | None = None) -> None:

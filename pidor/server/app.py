@@ -138,9 +138,13 @@ class Server:
 
     def open_table(self, table_id: int, options: dict, bots: list[dict]) -> TableRunner:
         """A new table's runner, its task started in the tables' nursery."""
+        return self.run_table(TableRunner(self, table_id, options, bots))
+
+    def run_table(self, runner: TableRunner) -> TableRunner:
+        """Start a table's task in the tables' nursery (``open_table``; a match runner's
+        own tables, :mod:`pidor.match.external`)."""
         if self._tables is None:
-            raise RuntimeError("the server opens tables only while it serves (run or serve)")
-        runner = TableRunner(self, table_id, options, bots)
+            raise RuntimeError("the server runs tables only while it serves (run or serve)")
         self._tables.start_soon(runner.run)
         return runner
 

@@ -49,6 +49,7 @@ class Connection:
         self.name = ""
         self.closed = False
         self._closing = False
+        self.fatal_code: str | None = None  # the code of the fatal error that closed it, if any
         # Items are byte strings (whole frames, joined); ``queued`` bounds their total.
         self._out_send, self._out_recv = trio.open_memory_channel(math.inf)
         self.queued = 0
@@ -96,6 +97,7 @@ class Connection:
         if self.closed or self._closing:
             return
         log.info("%r: %s: %s", self, code, message)
+        self.fatal_code = code
         self.send({"type": "error", "id": rid, "code": code, "message": message, "fatal": True})
         self._closing = True
         self._out_send.send_nowait(None)

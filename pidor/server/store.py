@@ -155,9 +155,10 @@ class Store:
 
     # --- players --------------------------------------------------------------
 
-    def new_player(self, name: str) -> tuple[int, str]:
-        """A new player; returns ``(id, token)``. The token is shown once and never stored."""
-        token = new_token()
+    def new_player(self, name: str, token: str | None = None) -> tuple[int, str]:
+        """A new player; returns ``(id, token)``. The token is shown once and never stored.
+        ``token``: the one to give (a match's ``tcp:`` entrant), else a fresh one."""
+        token = token or new_token()
         now = time.time()
         cur = self._write("a new player", "INSERT INTO players (name, token_hash, created, seen) VALUES (?, ?, ?, ?)",
                           (name, hash_token(token), now, now), needed=True)

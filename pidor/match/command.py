@@ -1,0 +1,141 @@
+"""``pidor match``: the command line of :func:`pidor.match.runner.run_match`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import click
+
+from ..autoplay import GameTooLong
+from ..engine.games import GAME_IDS
+from ..gamelog.deal import MAX_SEAT_SEED
+from ..gamelog.format import LogWriteError
+from .entrants import named_entrant, parse_entrant
+from .pool import RayUnavailable
+from .runner import MatchError, MatchFailed, TimeControl, run_match
+from .stats import parse_sprt
+from .summary import summary_text
+
+__all__ = ["match"]
+
+
+def _seat_seed(text: str) -> bytes | None:
+    if text in ("", "-"):
+        return None
+    data = text.encode("utf-8")
+    if len(data) > MAX_SEAT_SEED:
+        raise click.BadParameter(f"a seat seed is at most {MAX_SEAT_SEED} bytes", param_hint="--seat-seed")
+    return data
+
+
+def _listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise click.BadParameter(f"HOST:PORT, e.g. 0.0.0.0:7777 (port 0: any free port), not {text!r}",
+                                 param_hint="--listen")
+    return host, int(port)
+
+
+SECONDS = click.FloatRange(0.001, 3600.0)
+
+
+@click.command()
+@click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
+@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(0), default=10, show_default=True,
+              help="Games in all (with --rotate or more entrants than seats: a multiple of one round).")
+@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
+@click.option("--hard", is_flag=True, default=None, help="Durak hard mode: everyone pays for the mark (D12).")
+@click.option("--seed", default=None, help="Seed text; the same seed and entrants give the same schedule and deals.")
+@click.option("--seat", "specs", multiple=True, metavar="SPEC",
+              help="An entrant for the next seat: builtin:random[:cheat=P,attention=P,false_call=P,acquit=P], "
+                   "cmd:COMMAND LINE (an external program; placeholders {host} {port} {table} {seat} {token}) "
+                   "or tcp:TOKEN (a running bot that connects with this token).")
+@click.option("--entrant", "named", multiple=True, metavar="NAME=SPEC",
+              help="A named entrant (SPEC as for --seat); more entrants than seats play a round robin.")
+@click.option("--seat-seed", "seat_seeds", multiple=True, metavar="TEXT",
+              help="A seat's contribution to every deal (one per seat in order; '-' for none).")
+@click.option("--rotate", is_flag=True,
+              help="Play every deal once per rotation of the seats (duplicate deals: same cards, every seat).")
+@click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Games at once: worker processes (in-process entrants) or tables on the local server.")
+@click.option("--ray", metavar="ADDRESS", default=None,
+              help="Play in-process games on a Ray cluster (ADDRESS or 'auto'; pip install 'pidor[ray]').")
+@click.option("--move-time", type=SECONDS, default=None, metavar="SECONDS",
+              help="External bots: seconds for each action; a bot that takes longer forfeits the game.")
+@click.option("--game-time", type=SECONDS, default=None, metavar="SECONDS",
+              help="External bots: seconds for all of a game's actions; beyond, the bot forfeits the game.")
+@click.option("--results", type=click.Path(dir_okay=False), default=None,
+              help="Write one JSON line per game here (a new file).")
+@click.option("--resume", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Continue the interrupted match whose --results file this is (same options).")
+@click.option("--logs", type=click.Path(file_okay=False), default=None, help="Write one log per game here.")
+@click.option("--stderr", "stderr_dir", type=click.Path(file_okay=False), default=None,
+              help="External bots' stderr, one file per entrant [default: the --logs directory, "
+                   "else ./pidor-match-stderr].")
+@click.option("--listen", default="127.0.0.1:0", show_default=True, metavar="HOST:PORT",
+              help="Where the local server for external bots listens (tcp: bots on other machines: 0.0.0.0:PORT).")
+@click.option("--sprt", default=None, metavar="elo0=X,elo1=Y[,alpha=A,beta=B]",
+              help="Stop early once a sequential probability ratio test of the first entrant against the second "
+                   "decides (fastchess's logistic GSPRT on the loss rates; alpha and beta default to 0.05).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def match(game, players, games, deck, hard, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
+          game_time, results, resume, logs, stderr_dir, listen, sprt, as_json) -> None:
+    """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
+    local server. Every game is played at a fresh table; the summary is the same for any
+    --concurrency."""
+    if seed is None:
+        seed = os.urandom(8).hex()
+    entrants = []
+    for text in named:
+        try:
+            entrants.append(named_entrant(text))
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--entrant") from None
+    for spec in specs:
+        try:
+            parse_entrant(spec)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--seat") from None
+    if resume is not None and results is not None and os.path.abspath(results) != os.path.abspath(resume):
+        raise click.UsageError("--resume FILE continues FILE: give no other --results")
+    seeds = [_seat_seed(t) for t in seat_seeds]
+    test = None
+    if sprt is not None:
+        try:
+            test = parse_sprt(sprt)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--sprt") from None
+    where = _listen(listen)
+    bar = None
+    if sys.stderr.isatty() and games > 1:
+        bar = click.progressbar(length=games, label=f"{game} ×{players}", file=sys.stderr)
+        bar.__enter__()
+    started = time.perf_counter()
+    try:
+        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard, seed=seed,
+                           specs=list(specs), entrants=entrants, seat_seeds=seeds, logs=logs, rotate=rotate,
+                           concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,
+                           clock=TimeControl(move_time, game_time),
+                           stderr_dir=stderr_dir or logs or "pidor-match-stderr", listen=where, sprt=test,
+                           progress=None if bar is None else bar.update)
+    except MatchError as e:
+        raise click.UsageError(str(e)) from None
+    except (MatchFailed, LogWriteError, RayUnavailable) as e:
+        raise click.ClickException(str(e)) from None
+    except GameTooLong as e:
+        raise click.ClickException(f"a game did not end (seed {seed!r}): {e}") from None
+    except OSError as e:  # a directory or file of the match's own (issue 10 §5: no traceback)
+        raise click.ClickException(f"cannot write {e.filename or logs or results}: {e.strerror or e}; "
+                                   "give --logs and --results a place you may write") from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    seconds = time.perf_counter() - started
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        click.echo(summary_text(result.summary, result.logs, seconds))

@@ -1,0 +1,120 @@
+"""The entrants of a match: who plays, as ``--seat SPEC`` or ``--entrant NAME=SPEC``.
+
+* ``builtin:POLICY[:params]``: a built-in policy, in-process (:func:`pidor.bots.parse_spec`);
+* ``cmd:COMMAND LINE``: an external program in any language. The runner starts one local
+  server and launches the command (split as a shell would, without a shell) for a seat,
+  with ``PIDOR_HOST``, ``PIDOR_PORT``, ``PIDOR_TABLE``, ``PIDOR_SEAT`` and ``PIDOR_TOKEN`` in
+  its environment and ``{host}`` ``{port}`` ``{table}`` ``{seat}`` ``{token}`` replaced in
+  its arguments (``{{`` and ``}}`` for braces);
+* ``tcp:TOKEN``: a bot that is already running, maybe on another machine: it connects to
+  the runner's server with this token (``hello`` with ``token``) and is seated for it.
+
+An entrant without a name is named by its spec (``builtin:random``; a second one with the
+same spec ``builtin:random#2``), a ``cmd:`` one by its program: the file name of the last
+word before the first option (``cmd:python bots/mine.py --port {port}`` is ``mine.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import string
+from dataclasses import dataclass, field
+
+from ..bots import parse_spec
+from ..engine.game import shown
+
+__all__ = ["Entrant", "parse_entrant", "named_entrant", "name_entrants", "PLACEHOLDERS", "fill_command"]
+
+#: The fields a ``cmd:`` command line may name.
+PLACEHOLDERS = ("host", "port", "table", "seat", "token")
+#: An entrant's name: printable, no ``=``, at most 32 characters (a player name's limit).
+NAME_MAX = 32
+_TOKEN = re.compile(r"[A-Za-z0-9_.~-]{8,128}")
+_KINDS = "builtin:POLICY[:params], cmd:COMMAND LINE or tcp:TOKEN"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    spec: str
+    kind: str  # builtin | cmd | tcp
+    params: dict = field(default_factory=dict, compare=False)  # builtin: the policy spec
+    argv: tuple[str, ...] = ()  # cmd: the command line, placeholders unfilled
+    token: str | None = None  # tcp: the token the bot says hello with
+    given: bool = False  # named by --entrant (else by its spec or program)
+
+    @property
+    def external(self) -> bool:
+        """Plays over the protocol, on the runner's local server."""
+        return self.kind in ("cmd", "tcp")
+
+
+def parse_entrant(spec: str, name: str | None = None) -> Entrant:
+    """An entrant from its spec; ``ValueError`` with a one-line reason."""
+    kind, sep, rest = spec.partition(":")
+    if not sep or kind not in ("builtin", "cmd", "tcp"):
+        raise ValueError(f"unknown entrant {shown(spec)}: use {_KINDS}")
+    given = name is not None
+    name = spec if name is None else name
+    if kind == "builtin":
+        return Entrant(name, spec, kind, params=parse_spec(spec), given=given)
+    if kind == "tcp":
+        if not _TOKEN.fullmatch(rest):
+            raise ValueError(f"a tcp: token is 8..128 letters, digits or _.~- (the bot says hello with it), "
+                             f"not {shown(rest)}")
+        return Entrant(name, spec, kind, token=rest, given=given)
+    try:
+        argv = tuple(shlex.split(rest))
+    except ValueError as e:
+        raise ValueError(f"cannot split the command line {shown(rest)}: {e}") from None
+    if not argv:
+        raise ValueError("cmd: needs a command line, e.g. cmd:python my_bot.py --port {port} --token {token}")
+    for arg in argv:
+        try:
+            fields = [f for _, f, _, _ in string.Formatter().parse(arg) if f is not None]
+        except ValueError as e:
+            raise ValueError(f"bad braces in {shown(arg)} ({e}); write {{{{ and }}}} for braces") from None
+        unknown = [f for f in fields if f not in PLACEHOLDERS]
+        if unknown:
+            raise ValueError(f"unknown placeholder {{{unknown[0]}}} in {shown(arg)}; known: "
+                             + " ".join(f"{{{p}}}" for p in PLACEHOLDERS))
+    return Entrant(name if given else _program(argv), spec, kind, argv=argv, given=given)
+
+
+def _program(argv: tuple[str, ...]) -> str:
+    words = argv[:next((k for k, a in enumerate(argv) if a.startswith("-")), len(argv))]
+    last = (words or argv)[-1]
+    return (last.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] or last)[:NAME_MAX]
+
+
+def named_entrant(text: str) -> Entrant:
+    """``NAME=SPEC`` (``--entrant``)."""
+    name, sep, spec = text.partition("=")
+    name = name.strip()
+    if not sep or not name:
+        raise ValueError(f"an entrant is NAME=SPEC, e.g. mine=cmd:python my_bot.py, not {shown(text)}")
+    if len(name) > NAME_MAX or not name.isprintable():
+        raise ValueError(f"an entrant's name is 1..{NAME_MAX} printable characters, not {shown(name)}")
+    return parse_entrant(spec, name)
+
+
+def name_entrants(entrants: list[Entrant]) -> list[Entrant]:
+    """Unique names: a repeated name gets ``#2``, ``#3``… in order; ``ValueError`` when two
+    ``--entrant`` s were given the same name."""
+    seen: dict[str, int] = {}
+    out = []
+    for e in entrants:
+        k = seen.get(e.name, 0) + 1
+        seen[e.name] = k
+        if k > 1:
+            if e.given:
+                raise ValueError(f"two entrants are named {shown(e.name)}")
+            e = Entrant(f"{e.name}#{k}", e.spec, e.kind, e.params, e.argv, e.token)
+        out.append(e)
+    return out
+
+
+def fill_command(argv: tuple[str, ...], values: dict) -> list[str]:
+    """The command line with its placeholders filled in."""
+    return [arg.format(**values) for arg in argv]

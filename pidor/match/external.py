@@ -1,0 +1,520 @@
+"""External bots (``cmd:``, ``tcp:``) on a local server: the match's tables, seats and
+clocks.
+
+The runner starts one :class:`~pidor.server.app.Server` in this process, listening on a
+free loopback port (``--listen``), and opens ``--concurrency`` tables of its own
+(:class:`MatchTable`). Each table plays the games it is handed one after another, each at a
+fresh game table (no mark, no previous game), on the deal the schedule gives:
+
+* every external seat of a game gets an **instance** of its entrant: a player (a token)
+  and, for ``cmd:``, a process launched with ``PIDOR_HOST``, ``PIDOR_PORT``,
+  ``PIDOR_TABLE``, ``PIDOR_SEAT``, ``PIDOR_TOKEN`` (and the ``{…}`` placeholders). The
+  player is seated before it connects: its ``hello`` with the token puts it back at that
+  seat (``welcome.table``), so it needs no ``join``. A ``tcp:`` entrant has one instance,
+  the token it was given; its games wait for it.
+* an instance stays seated from game to game, at whatever table and seat the schedule
+  gives next: it sees the new seat in the ``snapshot`` at the start of each game (the SDK's
+  ``Bot`` follows it). A program that exits after a game (``--games 1``) is launched
+  again for its next one.
+* the turn clock (``--move-time``, default :data:`DEFAULT_MOVE_TIME`; ``--game-time`` for
+  all of a game's turns) is the server's: a seat whose clock runs out, whose connection
+  breaks (``crash``) or closes on a protocol error (``garbage``, as do
+  :data:`MAX_REFUSED` malformed requests in one game), or whose bot never came
+  (``absent``), **forfeits** the game: an honest stand-in plays the seat to the end (its
+  actions logged ``auto: "forfeit"``), the record's ``forfeits`` and the log's footer say
+  which seat and why. A ``cmd:`` program that forfeited is stopped and launched afresh for
+  its next game.
+* each ``cmd:`` entrant's stderr goes to ``DIR/<entrant>.stderr`` (``--stderr``).
+
+The call window, the court's vote, «бито» (D5) and the trick's display (P14) last at most
+the move time here, so that a bot that does not answer costs no more than a slow move.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import trio
+
+from ..bots import RandomBot
+from ..engine.table import Table
+from ..server.app import Server
+from ..server.limits import Limits
+from ..server.requests import RequestError
+from ..server.runner import TableRunner
+from ..server.store import Store
+from .entrants import Entrant, fill_command
+from .play import Setup
+from .record import count_events, finish_record, log_path, new_record, server_seed, standin_seed
+from .schedule import Game
+
+__all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "MAX_REFUSED"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds for each action when ``--move-time`` is not given.
+DEFAULT_MOVE_TIME = 5.0
+#: Seconds a bot has to connect and sit before its game starts without it.
+CONNECT_TIME = 30.0
+#: Malformed requests (``bad_request``, ``invalid_action``) one seat may send in a game.
+MAX_REFUSED = 20
+#: Fatal errors that mean the bot sent what the protocol forbids.
+GARBAGE = frozenset({"bad_frame", "frame_too_large", "too_large", "too_deep", "version_mismatch", "hello_timeout"})
+
+
+class MatchLimits(Limits):
+    """The local server serves one runner's bots, all from one address."""
+
+    MAX_PER_ADDRESS = Limits.MAX_CONNECTIONS
+
+
+class Forfeited:
+    """The honest stand-in of a seat whose bot forfeited the game."""
+
+    auto = "forfeit"
+
+    def __init__(self, bot: RandomBot) -> None:
+        self.bot = bot
+
+    def choose_action(self, table):
+        action = self.bot.choose_action(table)
+        if action is None and not table.game.may_wait(self.bot.seat):
+            possible = table.game.actions(self.bot.seat)  # no honest way on: keep the game going
+            action = possible[0] if possible else None
+        return action
+
+    def answer(self, table) -> bool:
+        return False
+
+    def vote(self, table) -> bool:
+        return self.bot.vote(table)
+
+
+@dataclass
+class Planned:
+    """A game a :class:`MatchTable` is about to play: its record, log and seats."""
+
+    game: Game
+    record: dict
+    path: str | None
+    entrants: list[Entrant]
+    players: list[int | None]  # the player of each external seat
+    deal_seed: bytes
+    standin_seeds: list[bytes]
+    over: trio.Event = field(default_factory=trio.Event)
+
+
+class NoIndex:
+    """The games index of a match table: none (the match keeps its own records)."""
+
+    def game_started(self, *args, **kwargs) -> None:
+        return None
+
+    def game_ended(self, game_id, result) -> None:
+        pass
+
+    def game_aborted(self, game_id, reason) -> None:
+        pass
+
+    def log_failed(self, game_id, reason) -> None:
+        pass
+
+
+class TableHouse:
+    """The server as a match table's house: its log paths are the match's, and it keeps
+    no games index."""
+
+    store = NoIndex()
+
+    def __init__(self, server: Server) -> None:
+        self._server = server
+        self.path: str | None = None
+
+    def __getattr__(self, name: str):
+        return getattr(self._server, name)
+
+    def log_path(self, table_id: int, number: int) -> str | None:
+        return self.path
+
+
+class MatchTable(TableRunner):
+    """A table the match runner seats and starts (no host, no joins): ``seat`` and
+    ``begin`` reach its task through the inbox like requests; presence, forfeits and the
+    end of the game go to the runner through ``present`` and the planned game."""
+
+    def __init__(self, server: Server, table_id: int, options: dict, clock) -> None:
+        super().__init__(TableHouse(server), table_id, options, [])
+        self.clock = clock
+        self.present = [trio.Event() for _ in self.seats]
+        self.planned: Planned | None = None
+        self._refused = [0] * len(self.seats)
+        self._since: list[float | None] = [None] * len(self.seats)  # turn clock running since
+        self._spent = [0.0] * len(self.seats)  # seconds of this game's turns
+
+    # --- what the runner asks (through the inbox) -----------------------------------
+
+    def _handle(self, item: tuple) -> None:
+        op, conn, player, data = item
+        if op == "seat":
+            self._place(*data, player, conn)
+        elif op == "begin":
+            self._begin()
+        else:
+            super()._handle(item)
+
+    def _place(self, index: int, present: trio.Event, player: int | None, conn) -> None:
+        """Seat ``index`` for the planned game: its entrant's bot, or the player given
+        (``present`` is set once he is connected)."""
+        seat = self.seats[index]
+        entrant = self.planned.entrants[index]
+        seat.vacate()
+        seat.name = entrant.name
+        self.present[index] = present
+        if player is None:
+            seat.kind, seat.spec = "bot", entrant.params
+            return
+        seat.kind, seat.player = "human", player
+        self.house.seat(player, self.id)
+        if conn is not None and not conn.closed:
+            seat.conn = conn
+            self.present[index].set()
+
+    def _back(self, conn, player) -> None:
+        seat = self.seat_of(player)
+        if seat is not None and not self.playing:
+            seat.conn = conn  # (the snapshot comes with the game)
+            self.present[seat.index].set()
+        else:
+            super()._back(conn, player)
+
+    def _begin(self) -> None:
+        plan = self.planned
+        self.table = None  # every game at a fresh table
+        self.house.path = plan.path
+        self._next_seed = plan.deal_seed
+        self._refused = [0] * len(self.seats)
+        self._since = [None] * len(self.seats)
+        self._spent = [0.0] * len(self.seats)
+        humans = [s for s in self.seats if s.kind == "human"]
+        self.host = humans[0].index
+        super()._do_start(_Runner(), humans[0].player, {"type": "start"}, None)
+        self.rec.notes["forfeits"] = plan.record["forfeits"]
+        for s in humans:
+            if s.conn is None:
+                self._forfeit(s, "absent")
+
+    def _do_start(self, conn, player, msg, rid) -> None:
+        raise RequestError("not_host", "the match runner starts every game at this table")
+
+    # --- forfeits ------------------------------------------------------------------
+
+    def _forfeit(self, seat, reason: str) -> None:
+        """The seat's bot forfeits this game: an honest stand-in plays it to the end."""
+        plan = self.planned
+        plan.record["forfeits"].append({"seat": seat.index, "reason": reason})
+        log.info("table %s, game %s: seat %s (%s) forfeits: %s", self.id, plan.game.index + 1, seat.index,
+                 seat.name, reason)
+        if seat.player is not None:
+            self.house.unseat(seat.player, self.id)
+        seat.kind, seat.conn, seat.player, seat.spec = "bot", None, None, {"policy": "random"}
+        seat.bot = Forfeited(RandomBot(seat.index, plan.standin_seeds[seat.index]))
+        seat.turn_seq = seat.turn_deadline = None
+        self._since[seat.index] = None
+        self.table.seats[seat.index]["kind"] = "bot"
+        self._server_event({"type": "seat", "seat": seat.index, "state": "bot", "forfeit": reason})
+
+    def _away(self, conn, player) -> None:
+        seat = self.seat_of(player)
+        if seat is None or seat.conn is not conn:
+            return
+        if self.playing:
+            self._forfeit(seat, "garbage" if getattr(conn, "fatal_code", None) in GARBAGE else "crash")
+        else:
+            seat.conn = None  # (if he is not back by the start, he forfeits: absent)
+
+    def _error(self, conn, rid, code: str, text: str, rule: str | None = None) -> None:
+        super()._error(conn, rid, code, text, rule)
+        if code in ("bad_request", "invalid_action") and self.playing:
+            seat = next((s for s in self.seats if s.kind == "human" and s.conn is conn), None)
+            if seat is not None:
+                self._refused[seat.index] += 1
+                if self._refused[seat.index] >= MAX_REFUSED:
+                    self._forfeit(seat, "garbage")
+
+    def _tick(self, now: float) -> None:
+        t = self.table
+        if t is not None and not t.over:
+            for seat in self.seats:
+                if seat.kind == "human" and seat.turn_deadline is not None and now >= seat.turn_deadline:
+                    game = self.clock.game
+                    spent = self._spent[seat.index] + now - (self._since[seat.index] or now)
+                    self._forfeit(seat, "game_time" if game is not None and spent >= game else "timeout")
+        super()._tick(now)
+
+    def _prompt(self, now: float) -> None:
+        """The turn clock as the server runs it, within the game's budget (``--game-time``)."""
+        super()._prompt(now)
+        budget = self.clock.game
+        for seat in self.seats:
+            i = seat.index
+            if seat.kind != "human":
+                continue
+            if seat.turn_deadline is None:
+                if self._since[i] is not None:
+                    self._spent[i] += now - self._since[i]
+                    self._since[i] = None
+                continue
+            if self._since[i] is None:
+                self._since[i] = now
+            if budget is not None:
+                seat.turn_deadline = min(seat.turn_deadline, self._since[i] + budget - self._spent[i])
+
+    # --- the game's record ---------------------------------------------------------
+
+    def _emit(self, events, before=None) -> None:
+        if self.planned is not None and self._game_open:
+            count_events(self.planned.record, events)
+            self.planned.record["actions"] += sum(e["type"] == "action" for e in events)
+        super()._emit(events, before)
+
+    def _game_over(self) -> None:
+        plan = self.planned
+        result = self.table.game.result
+        super()._game_over()
+        for seat in self.seats:
+            if seat.kind == "human":
+                self.house.unseat(seat.player, self.id)
+            seat.vacate()
+        finish_record(plan.record, result, plan.record["actions"], plan.path)
+        plan.over.set()
+
+    def _close_if_empty(self) -> None:
+        pass  # the runner closes its tables when the match is over
+
+
+class _Runner:
+    """The match runner as the peer that starts a game (it gets no reply: no id)."""
+
+    closed = True
+
+    def send(self, message: dict) -> None:
+        pass
+
+
+@dataclass(eq=False)
+class Instance:
+    """One connection of an external entrant: its player, and for ``cmd:`` its process."""
+
+    entrant: Entrant
+    player: int
+    token: str
+    process: trio.Process | None = None
+    exited: trio.Event = field(default_factory=trio.Event)
+    busy: bool = False
+
+
+class Hub:
+    """The match on the local server: instances, launches and the tables' games."""
+
+    def __init__(self, server: Server, setup: Setup, clock, stderr_dir, host: str, port: int,
+                 played: Callable[[dict], None]) -> None:
+        self.server = server
+        self.setup = setup
+        self.clock = clock
+        self.host, self.port = host, port
+        self.played = played
+        self.stopped = False  # the SPRT decided: no more games
+        self.instances: dict[str, list[Instance]] = {}
+        self.freed = trio.Event()
+        self.stderr: dict[str, object] = {}
+        self.stderr_dir = None if stderr_dir is None else Path(stderr_dir)
+        move = clock.move
+        options = dict(setup.options)
+        for key in ("call_window", "vote_timeout", "bito_timeout", "trick_display"):
+            if options[key] is not None:
+                options[key] = min(options[key], move)
+        options["turn_timeout"] = move
+        options["tutorial"] = False
+        self.options = options
+        for e in setup.entrants:
+            if e.kind == "tcp" and e.name not in self.instances:
+                player, token = server.store.new_player(e.name, e.token)
+                self.instances[e.name] = [Instance(e, player, token)]
+
+    def open_table(self) -> MatchTable:
+        table_id = self.server.store.new_table(self.options["game"], self.options, None)
+        table = MatchTable(self.server, table_id, self.options, self.clock)
+        self.server.lobby.tables[table_id] = table
+        self.server.run_table(table)
+        return table
+
+    async def _acquire(self, entrants: list[Entrant]) -> list[Instance | None]:
+        """An instance for each external seat, all at once (a ``tcp:`` one may be busy
+        at another table: then wait for it; ``cmd:`` ones are made as needed)."""
+        while True:
+            chosen: list[Instance | None] = []
+            for e in entrants:
+                if not e.external:
+                    chosen.append(None)
+                    continue
+                pool = self.instances.setdefault(e.name, [])
+                free = next((i for i in pool if not i.busy and i not in chosen), None)
+                if free is None and e.kind == "cmd":
+                    player, token = self.server.store.new_player(e.name)
+                    free = Instance(e, player, token)
+                    pool.append(free)
+                chosen.append(free)
+            if all(c is not None for c, e in zip(chosen, entrants) if e.external):
+                for c in chosen:
+                    if c is not None:
+                        c.busy = True
+                return chosen
+            self.freed = trio.Event() if self.freed.is_set() else self.freed
+            await self.freed.wait()
+
+    def _release(self, chosen: list[Instance | None]) -> None:
+        for c in chosen:
+            if c is not None:
+                c.busy = False
+        self.freed.set()
+
+    async def _launch(self, nursery: trio.Nursery, inst: Instance, table: MatchTable, seat: int) -> None:
+        e = inst.entrant
+        values = {"host": self.host, "port": self.port, "table": table.id, "seat": seat, "token": inst.token}
+        env = dict(os.environ, PIDOR_HOST=self.host, PIDOR_PORT=str(self.port), PIDOR_TABLE=str(table.id),
+                   PIDOR_SEAT=str(seat), PIDOR_TOKEN=inst.token)
+        err = self._stderr(e)
+        inst.exited = trio.Event()
+        try:
+            inst.process = await trio.lowlevel.open_process(
+                fill_command(e.argv, values), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=err)
+        except OSError as error:
+            log.warning("cannot launch %s: %s", e.name, error)
+            inst.process = None
+            inst.exited.set()
+            return
+        nursery.start_soon(self._watch, inst, inst.process, inst.exited)
+
+    async def _watch(self, inst: Instance, process: trio.Process, exited: trio.Event) -> None:
+        await process.wait()
+        exited.set()
+
+    def _stderr(self, e: Entrant):
+        if self.stderr_dir is None:
+            return subprocess.DEVNULL
+        if e.name not in self.stderr:
+            self.stderr_dir.mkdir(parents=True, exist_ok=True)
+            safe = re.sub(r"[^A-Za-z0-9_.#-]", "_", e.name)
+            self.stderr[e.name] = open(self.stderr_dir / f"{safe}.stderr", "ab")  # noqa: SIM115 - closed at the end
+        return self.stderr[e.name]
+
+    async def _seat(self, nursery: trio.Nursery, table: MatchTable, index: int, inst: Instance) -> None:
+        """Seat the instance and wait until it is there (launched again once if its
+        program exits first); an instance that does not come forfeits at the start."""
+        cmd = inst.entrant.kind == "cmd"
+        launch = cmd and (inst.process is None or inst.exited.is_set())
+        present = trio.Event()
+        table.submit(("seat", None if launch else self.server.lobby.online.get(inst.player), inst.player,
+                      (index, present)))
+        for _ in range(2):
+            if cmd and (inst.process is None or inst.exited.is_set()):
+                await self._launch(nursery, inst, table, index)
+            with trio.move_on_after(CONNECT_TIME):
+                async with trio.open_nursery() as race:
+                    async def until(event: trio.Event) -> None:
+                        await event.wait()
+                        race.cancel_scope.cancel()
+
+                    race.start_soon(until, present)
+                    if inst.entrant.kind == "cmd":
+                        race.start_soon(until, inst.exited)
+            if present.is_set() or not cmd or not inst.exited.is_set():
+                return
+
+    async def slot(self, nursery: trio.Nursery, table: MatchTable, games) -> None:
+        """Play games from ``games`` at ``table`` until there are none left."""
+        setup = self.setup
+        for game in games:
+            if self.stopped:
+                break
+            entrants = [setup.entrants[e] for e in game.seating]
+            chosen = await self._acquire(entrants)
+            n = len(entrants)
+            seed = server_seed(setup.base, game.deal)
+            plan = Planned(game, new_record(self.options, game.index, game.deal, seed, [e.name for e in entrants]),
+                           log_path(setup.logs, self.options["game"], game.index), entrants,
+                           [None if c is None else c.player for c in chosen], seed,
+                           [standin_seed(setup.base, game.index, s) for s in range(n)])
+            table.planned = plan
+            for s in range(n):
+                if chosen[s] is None:
+                    table.submit(("seat", None, None, (s, trio.Event())))
+            async with trio.open_nursery() as seating:
+                for s, inst in enumerate(chosen):
+                    if inst is not None:
+                        seating.start_soon(self._seat, nursery, table, s, inst)
+            if plan.path is not None:
+                Path(plan.path).unlink(missing_ok=True)  # an interrupted run's log of this game
+            table.submit(("begin", None, None, None))
+            await plan.over.wait()
+            for f in plan.record["forfeits"]:
+                inst = chosen[f["seat"]]
+                if inst.process is not None and not inst.exited.is_set():
+                    inst.process.kill()  # a bot that hung or misbehaved starts afresh
+                    await inst.exited.wait()
+            self._release(chosen)
+            if self.played(plan.record):
+                self.stopped = True
+
+    async def stop(self) -> None:
+        for pool in self.instances.values():
+            for inst in pool:
+                if inst.process is not None and not inst.exited.is_set():
+                    inst.process.terminate()
+        with trio.move_on_after(5):
+            for pool in self.instances.values():
+                for inst in pool:
+                    if inst.process is not None:
+                        await inst.exited.wait()
+        for pool in self.instances.values():
+            for inst in pool:
+                if inst.process is not None and not inst.exited.is_set():
+                    inst.process.kill()
+        for f in self.stderr.values():
+            f.close()
+
+
+async def _run(setup: Setup, games: list[Game], played, workers: int, clock, stderr_dir, listen) -> None:
+    server = Server(Store(":memory:"), limits=MatchLimits)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(server.run, *listen)
+        hub = Hub(server, setup, clock, stderr_dir, listen[0] if listen[0] not in ("", "0.0.0.0", "::") else
+                  "127.0.0.1", port, played)
+        if any(e.kind == "tcp" for e in setup.entrants):
+            log.warning("waiting for tcp: bots at %s:%s", listen[0], port)
+        todo = iter(games)
+        try:
+            async with trio.open_nursery() as slots:
+                for _ in range(min(workers, len(games))):
+                    slots.start_soon(hub.slot, nursery, hub.open_table(), todo)
+        finally:
+            with trio.CancelScope(shield=True):
+                await hub.stop()
+                await server.shutdown(grace=1.0)
+        nursery.cancel_scope.cancel()
+
+
+def play_external(setup: Setup, games: list[Game], played: Callable[[dict], bool], *, workers: int, clock,
+                  stderr_dir, listen: tuple[str, int]) -> None:
+    """Play ``games`` on a local server; ``played(record)`` as each ends (in any order),
+    until it returns ``True`` (the games under way are finished)."""
+    if clock.move is None:
+        clock = type(clock)(DEFAULT_MOVE_TIME, clock.game)
+    trio.run(_run, setup, games, played, workers, clock, stderr_dir, listen)

@@ -1,0 +1,240 @@
+"""A match from start to summary: entrants and schedule, then every game not yet played
+(in-process through :mod:`pidor.match.pool`, or on a local server when an entrant is an
+external program, :mod:`pidor.match.external`), one record each (:mod:`pidor.match.record`),
+appended to ``--results``; the summary is computed from all the records in game order, so
+it is the same however the games were spread, and after ``--resume``."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..engine.games import game_class
+from ..engine.table import table_options
+from .entrants import Entrant, name_entrants, parse_entrant
+from .play import Setup
+from .pool import play_all
+from .record import match_base, server_seed
+from .schedule import Game, schedule
+from .stats import Sprt, SprtTest
+from .summary import match_summary
+
+__all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MatchError", "MatchFailed", "read_results"]
+
+DEFAULT_SPEC = "builtin:random"
+
+
+class MatchError(ValueError):
+    """A match that cannot be run as asked: the options do not fit together, or a
+    ``--resume`` file is another match's (one line for the user; a usage error)."""
+
+
+class MatchFailed(RuntimeError):
+    """A match that could not go on (a file it cannot read or write, a server that cannot
+    listen); one line for the user."""
+
+
+@dataclass
+class TimeControl:
+    """``move``: seconds for each obliged action; ``game``: seconds in all for one game's
+    actions (either ``None``: no limit). Enforced by the server's turn clock for external
+    entrants."""
+
+    move: float | None = None
+    game: float | None = None
+
+
+@dataclass
+class MatchResult:
+    summary: dict
+    records: list[dict] = field(default_factory=list)  # every game's, in game order
+    logs: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return self.summary
+
+
+def read_results(path: str | os.PathLike) -> list[dict]:
+    """The records of a results file; a last line cut short (a match killed while it
+    wrote) is left out. ``MatchError`` when a whole line is not a record."""
+    records = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").split("\n")
+    except OSError as e:
+        raise MatchFailed(f"cannot read {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise MatchError(f"{path} is not a results file (not UTF-8 text)") from None
+    for k, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            if k == len(lines) - 1:
+                break  # the torn last line of a killed run
+            raise MatchError(f"{path}, line {k + 1}: not a JSON record") from None
+        if not isinstance(record, dict) or type(record.get("index")) is not int:
+            raise MatchError(f"{path}, line {k + 1}: not a game record")
+        records.append(record)
+    return records
+
+
+def _check_resumed(records: list[dict], plan: list[Game], entrants: list[Entrant], base: bytes,
+                   options: dict, path) -> dict[int, dict]:
+    """The records of ``path`` by game index, each checked against the schedule: same
+    game, deal and seating, or it is another match's file."""
+    done: dict[int, dict] = {}
+    for r in records:
+        i = r["index"]
+        if not 0 <= i < len(plan):
+            raise MatchError(f"{path}: game {i} is not a game of this match ({len(plan)} games)")
+        g = plan[i]
+        want = (options["game"], options["players"], g.deal, server_seed(base, g.deal).hex(),
+                [entrants[e].name for e in g.seating])
+        got = (r.get("game"), r.get("players"), r.get("deal"), r.get("seed"), r.get("seating"))
+        if got != want:
+            raise MatchError(f"{path} is from another match: its game {i} is not this match's "
+                             "(other seed, entrants, seats or options)")
+        done[i] = r
+    return done
+
+
+class _SprtCheck:
+    """The SPRT of the first entrant against the second, fed the finished games in index
+    order from game 0 and checked after each one (so it stops at the same game however
+    the games were spread over workers)."""
+
+    def __init__(self, sprt: Sprt, plan: list[Game], entrants: list[Entrant], rotate: bool, done: dict) -> None:
+        # With rotation an outcome is a deal: the games of one deal where both sit.
+        first = [g for g in plan if g.deal == 0 and {0, 1} <= set(g.seating)]
+        self.test = SprtTest(sprt, entrants[0].name, entrants[1].name, len(first) if rotate else 1)
+        self.done = done
+        self.prefix = 0  # games 0 .. prefix-1 are fed to the test
+        self.decided_at: int | None = None
+
+    def status(self) -> dict:
+        return self.test.status()
+
+    def decided(self) -> bool:
+        while self.decided_at is None and self.prefix in self.done:
+            self.test.add(self.done[self.prefix])
+            self.prefix += 1
+            if self.test.status()["decision"] != "continue":
+                self.decided_at = self.prefix
+        return self.decided_at is not None
+
+
+def _prepare_results(path: str | os.PathLike, resume: bool) -> None:
+    """A new results file must not overwrite one; a resumed one loses its torn last line."""
+    p = Path(path)
+    if not resume:
+        if p.exists() and p.stat().st_size:
+            raise MatchError(f"{p} exists: --resume {p} to continue that match, or choose another file")
+        return
+    data = p.read_bytes()
+    if data and not data.endswith(b"\n"):
+        p.write_bytes(data[:data.rfind(b"\n") + 1])
+
+
+def run_match(
+    game: str,
+    players: int,
+    games: int,
+    *,
+    deck: int | None = None,
+    hard: bool | None = None,
+    seed: str = "0",
+    specs: list[str] | None = None,
+    entrants: list[Entrant] | None = None,
+    seat_seeds: list[bytes | None] | None = None,
+    logs: str | os.PathLike | None = None,
+    rotate: bool = False,
+    concurrency: int = 1,
+    ray: str | None = None,
+    results: str | os.PathLike | None = None,
+    resume: bool = False,
+    clock: TimeControl | None = None,
+    stderr_dir: str | os.PathLike | None = None,
+    listen: tuple[str, int] = ("127.0.0.1", 0),
+    sprt: Sprt | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play a match. Entrants come from ``entrants`` or seat ``specs`` (one per seat in
+    order), filled up with ``builtin:random``. ``results``: append one JSON record per game
+    (``resume``: the file holds an interrupted run of this match; its games are not played
+    again). ``sprt``: stop early once the SPRT of the first entrant against the second
+    decides, checked on the games in index order (a deal's games together with
+    ``rotate``). ``progress(1)`` after each game played."""
+    cls = game_class(game)
+    raw: dict = {"game": game, "players": players}
+    if deck is not None:
+        raw["deck"] = deck
+    if hard is not None:
+        if "hard" not in cls.DEFAULTS:
+            raise MatchError(f"--hard is a durak option; {game} has no hard mode")
+        raw["hard"] = hard
+    try:
+        options = table_options(raw)
+    except ValueError as e:
+        raise MatchError(str(e)) from None
+    n = options["players"]
+    entrants = list(entrants or []) + [parse_entrant(s) for s in specs or []]
+    if specs and len(specs) > n:
+        raise MatchError(f"{len(specs)} seat specs for {n} players")
+    entrants += [parse_entrant(DEFAULT_SPEC) for _ in range(n - len(entrants))]
+    try:
+        entrants = name_entrants(entrants)
+    except ValueError as e:
+        raise MatchError(str(e)) from None
+    seat_seeds = list(seat_seeds or [])
+    if len(seat_seeds) > n:
+        raise MatchError(f"{len(seat_seeds)} seat seeds for {n} players")
+    seat_seeds += [None] * (n - len(seat_seeds))
+    try:
+        plan = schedule(len(entrants), n, games, rotate)
+    except ValueError as e:
+        raise MatchError(str(e)) from None
+    base = match_base(seed)
+    done: dict[int, dict] = {}
+    if resume:
+        done = _check_resumed(read_results(results), plan, entrants, base, options, results)
+    if results is not None:
+        _prepare_results(results, resume)
+    if logs is not None:
+        Path(logs).mkdir(parents=True, exist_ok=True)
+    setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs))
+    todo = [g for g in plan if g.index not in done]
+    test = None if sprt is None else _SprtCheck(sprt, plan, entrants, rotate, done)
+    out = None if results is None else open(results, "a", encoding="utf-8")  # noqa: SIM115 - closed below
+    try:
+        def played(record: dict) -> bool:
+            """Keep a finished game; ``True`` once the SPRT says stop."""
+            done[record["index"]] = record
+            if out is not None:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                out.flush()
+            if progress is not None:
+                progress(1)
+            return test is not None and test.decided()
+
+        if any(e.external for e in entrants):
+            from .external import play_external
+
+            play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
+                          stderr_dir=stderr_dir, listen=listen)
+        else:
+            for record in play_all(setup, todo, concurrency, ray):
+                if played(record):
+                    break
+    finally:
+        if out is not None:
+            out.close()
+    records = [done[i] for i in sorted(done)]
+    if test is not None:
+        records = records[:test.decided_at or len(records)]
+    pair = None if sprt is None else (entrants[0].name, entrants[1].name)
+    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status())
+    return MatchResult(summary, records, [r["log"] for r in records if r["log"] is not None])

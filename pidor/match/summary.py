@@ -1,0 +1,40 @@
+"""The summary of a match: the match's options and :func:`pidor.match.stats.summarize` of
+its records (per entrant: games, losses with a Wilson interval, draws, mean place, cheats,
+convictions, false calls, forfeits, an openskill rating; for two entrants, A against B)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .stats import summarize, summary_table
+
+__all__ = ["match_summary", "summary_text"]
+
+
+def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
+                  pair: tuple[str, str] | None = None, sprt: dict | None = None) -> dict:
+    """The match's summary; each entrant's row also gives its ``spec``."""
+    out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed}
+    if "hard" in options:
+        out["hard"] = options["hard"]
+    out.update(summarize(records, pair))
+    specs = {e.name: e.spec for e in entrants}
+    out["entrants"] = [{"name": row["name"], "spec": specs[row["name"]], **row} for row in out["entrants"]]
+    if sprt is not None:
+        out["sprt"] = sprt
+    return out
+
+
+def summary_text(summary: dict, logs: list[str], seconds: float | None = None) -> str:
+    s = summary
+    lines = [f"{s['game']}: {s['players']} players, deck {s['deck']}" + (", hard" if s.get("hard") else "")
+             + f", {s['games']} games, seed {s['seed']!r}: {s['draws']} draws, {s['actions']} actions"
+             + (f" ({s['games'] / seconds:.0f} games/s)" if seconds else ""), summary_table(s)]
+    if "sprt" in s:
+        t = s["sprt"]
+        lines.append(f"SPRT elo0={t['elo0']:g} elo1={t['elo1']:g} alpha={t['alpha']:g} beta={t['beta']:g}: "
+                     f"LLR {t['llr']:.2f} in ({t['lower']:.2f}, {t['upper']:.2f}) after {t['outcomes']} outcomes: "
+                     + {"H0": "H0 accepted, stopped", "H1": "H1 accepted, stopped"}.get(t["decision"], "no decision"))
+    if logs:
+        lines.append(f"logs: {len(logs)} files in {Path(logs[0]).parent}")
+    return "\n".join(lines)

@@ -1,0 +1,77 @@
+"""`pidor match` with external programs (issue 9 items 1 and 2): ``cmd:`` entrants play on
+a local server, stay seated from game to game (across tables and seats), and a bot that
+crashes, hangs or sends garbage forfeits its game to an honest stand-in; the match goes on
+and every game is recorded and logged. These tests launch real processes; the hang is
+found by the server's turn clock (``--move-time 0.5``), the only real time they wait."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pidor.gamelog.reader import read_log
+from pidor.gamelog.verify import verify
+from pidor.match.command import match
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} --games 0"
+BAD = f"cmd:{sys.executable} {ROOT / 'tests/bots/bad_bot.py'} {{mode}} --port {{{{port}}}} --token {{{{token}}}}"
+
+
+def run(tmp_path, *args: str) -> tuple[dict, list[dict]]:
+    results = tmp_path / "results.jsonl"
+    r = CliRunner().invoke(match, [*args, "--seed", "ext", "--logs", str(tmp_path / "logs"), "--stderr",
+                                   str(tmp_path / "err"), "--results", str(results), "--json"])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output), [json.loads(line) for line in results.read_text().splitlines()]
+
+
+def verified(record: dict) -> dict:
+    log = read_log(record["log"])
+    report = verify(log, record["log"])
+    assert report.ok, report
+    assert log.footer["result"]["order"] == record["order"] and log.footer["result"]["loser"] == record["loser"]
+    assert log.footer["forfeits"] == record["forfeits"]
+    return log
+
+
+def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verify(tmp_path):
+    summary, records = run(tmp_path, "--players", "3", "--games", "6", "--rotate", "--concurrency", "2",
+                           "--entrant", f"a={SAMPLE}", "--entrant", f"b={SAMPLE}", "--seat", "builtin:random")
+    # (rows are sorted by rating, and the sample bots' games are not reproducible)
+    assert summary["games"] == 6 and sorted(e["name"] for e in summary["entrants"]) == ["a", "b", "builtin:random"]
+    assert sorted(r["index"] for r in records) == list(range(6))
+    for r in records:
+        assert r["forfeits"] == [], r  # the sample bots answered every turn in time
+        log = verified(r)
+        seats = log.header["seats"]
+        assert [s["name"] for s in seats] == r["seating"]
+        assert [s["kind"] for s in seats] == ["bot" if n == "builtin:random" else "human" for n in r["seating"]]
+    for e in summary["entrants"]:
+        assert e["games"] == 6 and e["forfeits"] == 0
+    # Every entrant held every seat on each deal (duplicate deals).
+    for deal in (0, 1):
+        rows = [r["seating"] for r in records if r["deal"] == deal]
+        assert {s[0] for s in rows} == {"a", "b", "builtin:random"}
+    assert sorted(p.name for p in (tmp_path / "err").iterdir()) == ["a.stderr", "b.stderr"]
+
+
+def test_bots_that_crash_hang_or_send_garbage_forfeit_and_the_match_goes_on(tmp_path):
+    summary, records = run(tmp_path, "--players", "3", "--games", "2", "--move-time", "0.5",
+                           "--entrant", f"crash={BAD.format(mode='crash')}",
+                           "--entrant", f"hang={BAD.format(mode='hang')}",
+                           "--entrant", f"garbage={BAD.format(mode='garbage')}")
+    assert summary["games"] == 2 and len(records) == 2
+    reasons = {"crash": "crash", "hang": "timeout", "garbage": "garbage"}
+    for r in records:
+        verified(r)
+        assert sorted((r["seating"][f["seat"]], f["reason"]) for f in r["forfeits"]) == sorted(reasons.items())
+        log = read_log(r["log"])
+        autos = {rec["seat"] for rec in log.records if rec.get("auto") == "forfeit"}
+        assert autos <= {0, 1, 2} and autos  # the stand-ins' actions are marked in the log
+    assert {e["name"]: e["forfeits"] for e in summary["entrants"]} == {"crash": 2, "hang": 2, "garbage": 2}
+    for name in reasons:  # each bot's stderr, in its entrant's file, from both launches
+        assert (tmp_path / "err" / f"{name}.stderr").read_text().count(f"misbehaving: {name}") == 2
