@@ -174,7 +174,9 @@ class Session:
                 self.client.pass_(seq)
             else:
                 self._set_prompt(Prompt("window", seq, self._window_text(e), self._expires(e.get("deadline"))))
-        elif t == "court" and st.seat in e.get("voters", ()):
+        if t in ("court", "undo", "game_over"):
+            self._offer = (None, [])  # the turn shown is gone: a new one comes after
+        if t == "court" and st.seat in e.get("voters", ()):
             self._set_prompt(Prompt("court", seq, "", self._expires(e.get("deadline"))))
         elif t == "results":
             self.say("results_host" if st.is_host else "results_wait")
