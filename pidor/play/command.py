@@ -19,8 +19,11 @@ __all__ = ["BOT_SPEC", "play"]
 BOT_SPEC = "builtin:random:cheat=0.05,attention=0.5"
 
 #: option -> the table option it sets (PROTOCOL.md §4 ``create``, §8 clocks)
-CLOCKS = {"call_window": "T3", "vote_timeout": "T4", "bito_timeout": "D5", "turn_timeout": "T9",
-          "trick_display": "P14"}
+CLOCKS = {"call_window": "T3: time to call «пидор!» after each move",
+          "vote_timeout": "T4: time for a court's vote",
+          "turn_timeout": "T9: time for each move a seat owes",
+          "bito_timeout": "D5, durak: silence that counts as «бито»",
+          "trick_display": "P14, «пидор»: how long a closed trick stays"}
 
 
 def _bot_spec(ctx, param, value: str) -> str:
@@ -33,7 +36,7 @@ def _bot_spec(ctx, param, value: str) -> str:
 
 def _seconds(what: str):
     return click.option(f"--{what.replace('_', '-')}", what, type=click.FloatRange(0, 3600), default=None,
-                        metavar="S", help=f"{CLOCKS[what]} clock of a new table, in seconds [default: the server's].")
+                        metavar="S", help=f"{CLOCKS[what]}, in seconds, for a table you create [default: the server's].")
 
 
 @click.command()
