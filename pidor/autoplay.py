@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from .driver import Driver, Policy
+from .bots.policy import Policy
+from .driver import Driver
 from .engine.game import Event
 from .engine.seeds import Rng
 
@@ -48,5 +49,6 @@ def play_game(
             raise GameTooLong(f"stuck: seats {table.to_act()} have no action and no clock runs")
         events = table.tick(deadline)
         calls += 1
+        driver.feed(events)
         if on_events is not None:
             on_events(events)

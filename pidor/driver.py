@@ -3,49 +3,154 @@
 Every place where bots play goes through :class:`Driver`: in-process games
 (:func:`pidor.autoplay.play_game`: matches, benchmarks, tests), the server's table task
 (bot seats, and the stand-ins of away or departed players) and the conformance tests. A
-new kind of bot plugs in here, as a :class:`Policy`, and plays everywhere at once.
+new kind of bot plugs in here, as a :class:`~pidor.bots.policy.Policy`, and plays
+everywhere at once.
+
+A policy is handed its seat's :class:`~pidor.bots.policy.Observation` only: the seat's
+view, its honest options in wire form, the open window or court, and the seat's
+:class:`~pidor.bots.observe.Knowledge` (fed every event of the game, projected for the
+seat). It returns actions in wire form; the driver converts them with the game's
+``parse_action``. An action that is malformed or that the table refuses counts as
+nothing done (the seat is asked again at the next step; at the server, a person's
+stand-in takes over as for any absent player).
 
 The driver calls the table it is given: a :class:`~pidor.engine.table.Table`, a
 :class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), or any
 object with their surface (``act``, ``answer``, ``vote``, ``abstain``, ``to_act``,
-``waiting_answers``, ``waiting_votes``, ``window``, ``court``; :func:`play_game` also uses
-``over``, ``deadline`` and ``tick``). A policy with an ``auto`` attribute (a stand-in that
-plays for an absent person) needs a target whose ``act`` takes ``auto`` for the log: a
-Recorder or the server's table, not a bare Table.
+``honest_actions``, ``actions``, ``waiting_answers``, ``waiting_votes``, ``window``,
+``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``; :func:`play_game`
+also uses ``over``, ``deadline`` and ``tick``). A policy with an ``auto`` (a stand-in
+that plays for an absent person) needs a target whose ``act`` takes ``auto`` for the log:
+a Recorder or the server's table, not a bare Table.
+
+Every event of the game must reach :meth:`Driver.feed`: the driver feeds the events of its
+own calls (unless ``watch=False``: the server feeds every event it sends), and whoever
+else calls the table (a person, a clock) feeds theirs. A batch that starts a game
+(``game_start``) rebuilds each seat's knowledge from its view.
 It never runs a clock: when no policy has anything to do, :meth:`Driver.play` returns and
 its caller ticks the table (in-process) or waits for persons and clocks (the server).
 """
 
 from __future__ import annotations
 
+import logging
 import math
-from typing import Any, Callable, Protocol, Sequence
+from collections.abc import Sequence as SequenceABC
+from typing import Any, Callable, Sequence
 
-from .engine.game import Action, Event
+from .bots.observe import Knowledge
+from .bots.policy import Observation, Policy
+from .engine.game import Action, ActionError, Event, project
 from .engine.seeds import Rng
+from .engine.table import Table
 
-__all__ = ["Policy", "Driver"]
+__all__ = ["Driver", "TableSeat", "WireActions"]
+
+log = logging.getLogger(__name__)
 
 
-class Policy(Protocol):
-    """One seat's decisions. ``table`` is the table as the driver has it (today policies
-    read the game through it; nothing a fair policy decides with may come from another
-    seat's hidden state). What each method returns means the same everywhere.
+class WireActions(SequenceABC):
+    """Engine actions shown in wire form, each converted when first read (a policy that
+    picks one of ten options converts one). An option handed back unchanged is taken
+    back without parsing it again (:meth:`engine`)."""
 
-    A policy may also have an ``auto`` attribute: the log's ``auto`` for its actions (T9:
-    ``"absent"`` when it plays for a player who is away or gone); without one, its actions
-    are the seat's own.
-    """
+    __slots__ = ("_actions", "_data", "_wire", "_values")
 
-    def choose_action(self, table: Any) -> Action | None:
-        """The seat's game action now, or ``None`` to wait (nothing to do, or durak's
-        silence, which the «бито» clock counts, D5)."""
+    def __init__(self, actions: list[Action], data: Callable[[Action], dict]) -> None:
+        self._actions = actions
+        self._data = data
+        self._wire: list[dict | None] = [None] * len(actions)
+        self._values: list[tuple | None] = [None] * len(actions)  # each as handed out
 
-    def answer(self, table: Any) -> bool:
-        """``True`` to call («пидор!») the action in the open window, ``False`` to pass (T3)."""
+    def __len__(self) -> int:
+        return len(self._actions)
 
-    def vote(self, table: Any) -> bool | None:
-        """``True`` for «пидор» (guilty), ``False`` for «чист», ``None`` to abstain (T4)."""
+    def __getitem__(self, i):
+        if type(i) is not int:
+            return [self[k] for k in range(*i.indices(len(self._actions)))]
+        w = self._wire[i]
+        if w is None:
+            w = self._wire[i] = self._data(self._actions[i])
+            self._values[i] = tuple(w.values())
+        return w
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+    def engine(self, data: Any) -> Action | None:
+        """The engine action of ``data`` if it is an option handed out and unchanged."""
+        for i, w in enumerate(self._wire):
+            if w is data:
+                return self._actions[i] if tuple(w.values()) == self._values[i] else None
+        return None
+
+
+class TableSeat:
+    """What one seat at an in-process table may know (a :class:`~pidor.bots.policy.SeatSource`):
+    the table's own answers for that seat (its view, its honest and possible actions: these
+    depend on the seat's hand and the public cards only) and the seat's knowledge. The
+    honest options are computed once per decision (:meth:`fresh`)."""
+
+    __slots__ = ("_table", "seat", "knowledge", "_honest", "_on_turn")
+
+    def __init__(self, table: Any, seat: int, knowledge: Knowledge) -> None:
+        self._table = table
+        self.seat = seat
+        self.knowledge = knowledge
+        self._honest: WireActions | None = None
+        self._on_turn = False
+
+    def fresh(self, on_turn: bool = False) -> None:
+        """A new decision; ``on_turn``: the driver knows the seat may act now (saves asking
+        the table again)."""
+        self._honest = None
+        self._on_turn = on_turn
+
+    def view(self) -> dict:
+        return self._table.view(self.seat)
+
+    def events(self) -> list[dict]:
+        return self.knowledge.events()
+
+    def honest(self) -> WireActions:
+        if self._honest is None:
+            table = self._table
+            game = table.game
+            honest = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
+            self._honest = WireActions(honest, game.action_data)
+        return self._honest
+
+    def may_cheat(self) -> bool:
+        return self.seat not in self._table.honest_only
+
+    def may_wait(self) -> bool:
+        return self._table.game.may_wait(self.seat)
+
+    def window(self) -> dict | None:
+        w = self._table.window
+        if w is None:
+            return None
+        # ``owing`` as the window event said: who has passed since is not shown (T3).
+        in_game = self._table.game.in_game
+        owing = [s for s in range(self._table.game.players) if s != w.seat and in_game(s)]
+        return {"type": "window", "seat": w.seat, "owing": owing, "deadline": w.deadline, "action": w.action}
+
+    def court(self) -> dict | None:
+        if self._table.court is None:
+            return None
+        return {"type": "court", **self._table.view(None)["status"]["court"]}
+
+    def mark(self) -> int | None:
+        return self._table.mark
+
+    def actions(self) -> WireActions:
+        return WireActions(self._table.actions(self.seat), self._table.game.action_data)
+
+    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
+        return self.knowledge.visible_violations(seat, action)
+
+    def determinize(self, rng: Rng) -> Any:
+        return self.knowledge.determinize(rng)
 
 
 class Driver:
@@ -55,9 +160,11 @@ class Driver:
     goes away, comes back, leaves). ``rng`` decides which of several seats that may act at
     once moves first (durak, D3): the same seeds give the same game (T10). ``on_events``
     receives the events of every table call the driver makes (the server's table emits
-    them itself); ``actions`` counts the game actions."""
+    them itself); ``actions`` counts the game actions; ``refused`` the policies' actions
+    the table refused."""
 
-    __slots__ = ("table", "policies", "rng", "on_events", "actions")
+    __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_obs", "_log",
+                 "_listeners")
 
     def __init__(
         self,
@@ -65,12 +172,82 @@ class Driver:
         policies: Sequence[Policy | None],
         rng: Rng,
         on_events: Callable[[list[Event]], None] | None = None,
+        *,
+        watch: bool = True,
     ) -> None:
         self.table = table
         self.policies = policies
         self.rng = rng
         self.on_events = on_events
+        self.watch = watch
         self.actions = 0
+        self.refused = 0
+        rules = table.options
+        self._log: list[Event] = []  # the game's events, shared by every seat's knowledge
+        self.seats = [TableSeat(table, s, Knowledge(s, rules, self._log)) for s in range(rules["players"])]
+        self._obs = [Observation(s, rules, src) for s, src in enumerate(self.seats)]
+        # The seats whose policies listen to events (``observe``): fixed for a list of
+        # policies, looked up at every batch when the seats may change hands (the server).
+        self._listeners = self._listening() if isinstance(policies, (list, tuple)) else None
+        if table.game is not None:
+            self._restart([])
+
+    def observation(self, seat: int) -> Observation:
+        """The seat's observation now (its honest options computed afresh)."""
+        self.seats[seat].fresh()
+        return self._obs[seat]
+
+    def _listening(self) -> list[int]:
+        listens = Policy.observe
+        return [s for s, p in enumerate(self.policies) if p is not None and type(p).observe is not listens]
+
+    def feed(self, events: list[Event]) -> None:
+        """Events of the game, in order, as the table returned them (in full: each seat's
+        knowledge projects them for itself)."""
+        if not events:
+            return
+        if events[0]["type"] == "game_start":
+            self._restart(events)
+        else:
+            self._log.extend(events)
+        listeners = self._listeners if self._listeners is not None else self._listening()
+        for seat in listeners:
+            policy, obs = self.policies[seat], self._obs[seat]
+            for e in events:
+                policy.observe(obs, project(e, seat))
+
+    def _restart(self, events: list[Event]) -> None:
+        """A game starts: each seat's knowledge starts from its view of the deal, made only
+        if a policy asks (from a copy of the table as it is now: the state moves on)."""
+        self._log[:] = events
+        start = self.table.to_data()
+        copy: list[Table] = []
+
+        def view_of(seat: int) -> dict:
+            if not copy:
+                copy.append(Table.from_data(start))
+            return copy[0].view(seat)
+
+        for src in self.seats:
+            src.knowledge.reset(lambda seat=src.seat: view_of(seat))
+
+    def _made(self, events: list[Event]) -> None:
+        if self.watch:
+            self.feed(events)
+        if self.on_events is not None:
+            self.on_events(events)
+
+    def decide(self, seat: int, policy: Policy | None = None) -> Action | None:
+        """The game action ``policy`` (default: the seat's) chooses for ``seat`` now, in
+        engine form; ``None`` when it waits or returns something malformed."""
+        policy = policy if policy is not None else self.policies[seat]
+        data = policy.act(self.observation(seat))
+        if data is None:
+            return None
+        try:
+            return self.table.game.parse_action(data)
+        except ActionError:
+            return None
 
     def play(self, now: float = 0.0, budget: float = math.inf) -> int:
         """Policies play at ``now``, one table call at a time, each for the first seat
@@ -82,7 +259,7 @@ class Driver:
         calls made."""
         table = self.table
         policies = self.policies
-        emit = self.on_events
+        sources, observations = self.seats, self._obs
         calls = 0
         while calls < budget:
             window = table.window
@@ -91,10 +268,11 @@ class Driver:
                 for seat in table.waiting_answers():
                     policy = policies[seat]
                     if policy is not None:
-                        events = table.answer(seat, policy.answer(table), now)
+                        src = sources[seat]
+                        src._honest, src._on_turn = None, False  # (fresh(), inline: the hot path)
+                        events = table.answer(seat, bool(policy.call(observations[seat])), now)
                         calls += 1
-                        if emit is not None:
-                            emit(events)
+                        self._made(events)
                         if table.window is not window or calls >= budget:
                             break
                 if calls == called:
@@ -106,14 +284,13 @@ class Driver:
                 for seat in table.waiting_votes():
                     policy = policies[seat]
                     if policy is not None:
-                        guilty = policy.vote(table)
+                        guilty = policy.vote(self.observation(seat))
                         if guilty is None:
                             events = table.abstain(seat, now)
                         else:
-                            events = table.vote(seat, guilty, now)
+                            events = table.vote(seat, bool(guilty), now)
                         calls += 1
-                        if emit is not None:
-                            emit(events)
+                        self._made(events)
                         if table.court is not court or calls >= budget:
                             break
                 if calls == called:
@@ -125,19 +302,31 @@ class Driver:
                 seats = seats[k:] + seats[:k]
             for seat in seats:
                 policy = policies[seat]
-                if policy is not None:
-                    action = policy.choose_action(table)
-                    if action is not None:
-                        auto = getattr(policy, "auto", None)
-                        if auto is None:
-                            events = table.act(seat, action, now)
-                        else:
-                            events = table.act(seat, action, now, auto=auto)
-                        self.actions += 1
-                        calls += 1
-                        if emit is not None:
-                            emit(events)
-                        break
+                if policy is None:
+                    continue
+                sources[seat].fresh(True)
+                data = policy.act(observations[seat])
+                if data is None:
+                    continue
+                try:
+                    honest = sources[seat]._honest
+                    action = honest.engine(data) if honest is not None else None
+                    if action is None:
+                        action = table.game.parse_action(data)
+                    if policy.auto is None:
+                        events = table.act(seat, action, now)
+                    else:
+                        events = table.act(seat, action, now, auto=policy.auto)
+                except ActionError as e:
+                    self.refused += 1
+                    log.debug("seat %s: the table refused its policy's action %r: %s", seat, data, e)
+                    continue
+                if data["type"] == "give":
+                    sources[seat].knowledge.sent(data)
+                self.actions += 1
+                calls += 1
+                self._made(events)
+                break
             else:
                 return calls
         return calls

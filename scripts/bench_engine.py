@@ -6,6 +6,8 @@ not counted. One process, one core. Example::
 
     python scripts/bench_engine.py                      # every game, 2..6 players
     python scripts/bench_engine.py --game pidor --players 4 --seconds 5 --json
+    python scripts/bench_engine.py --game simple --lead pairs --players 4
+    python scripts/bench_engine.py --game podkidnoy --teams 2x2
 """
 
 from __future__ import annotations
@@ -21,13 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pidor.autoplay import play_game  # noqa: E402
 from pidor.bots import RandomBot  # noqa: E402
+from pidor.engine.durak import TEAMS  # noqa: E402
 from pidor.engine.games import GAME_IDS, game_class  # noqa: E402
+from pidor.engine.simple import LEADS  # noqa: E402
 from pidor.engine.seeds import Rng  # noqa: E402
 from pidor.engine.table import Table  # noqa: E402
 
 
-def bench(game: str, players: int, deck: int | None, seconds: float) -> dict:
-    options = {"game": game, "players": players}
+def bench(game: str, players: int, deck: int | None, seconds: float, variant: dict) -> dict:
+    options = {"game": game, "players": players, **variant}
     if deck:
         options["deck"] = deck
     actions = games = 0
@@ -44,6 +48,7 @@ def bench(game: str, players: int, deck: int | None, seconds: float) -> dict:
             break
     return {
         "game": game,
+        **variant,
         "players": players,
         "deck": table.options["deck"],
         "games": games,
@@ -60,10 +65,15 @@ def bench(game: str, players: int, deck: int | None, seconds: float) -> dict:
 @click.option("--players", "players", multiple=True, type=click.IntRange(2, 6),
               help="Player count (repeatable; default 2..6).")
 @click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
+@click.option("--lead", type=click.Choice(list(LEADS)), default=None,
+              help="Simple durak's lead variant (V2-V4; default classic).")
+@click.option("--teams", type=click.Choice(list(TEAMS)), default=None,
+              help="Team play for podkidnoy / perevodnoy (V6; sets the players).")
 @click.option("--seconds", type=float, default=2.0, show_default=True, help="Time per configuration.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
-def main(games, players, deck, seconds, as_json):
-    """Measure engine + table actions/s and games/s with honest random bots."""
+def main(games, players, deck, lead, teams, seconds, as_json):
+    """Measure engine + table actions/s and games/s with honest random bots. Configurations
+    a game does not allow (simple durak with 6 players or 52 cards) are left out."""
     available = []
     for g in games or GAME_IDS:
         try:
@@ -74,11 +84,17 @@ def main(games, players, deck, seconds, as_json):
                 raise click.ClickException(f"game {g} is not available")
     rows = []
     for g in available:
-        for p in players or range(2, 7):
-            row = bench(g, p, int(deck) if deck else None, seconds)
+        variant = {k: v for k, v in (("lead", lead), ("teams", teams)) if v and k in game_class(g).DEFAULTS}
+        for p in ([TEAMS[teams]] if "teams" in variant else players or range(2, 7)):
+            try:
+                Table({"game": g, "players": p, **variant, **({"deck": int(deck)} if deck else {})})
+            except ValueError:
+                continue
+            row = bench(g, p, int(deck) if deck else None, seconds, variant)
             rows.append(row)
             if not as_json:
-                click.echo(f"{g:<11} {p} players, {row['deck']} cards: {row['actions_per_s']:>8,} actions/s  "
+                name = " ".join([g, *variant.values()])
+                click.echo(f"{name:<16} {p} players, {row['deck']} cards: {row['actions_per_s']:>8,} actions/s  "
                            f"{row['games_per_s']:>8,.1f} games/s  ({row['games']} games)", err=False)
     if as_json:
         click.echo(json.dumps(rows, indent=2))

@@ -8,7 +8,8 @@
   The «пидор» session also shows a ``seed`` (T10: the client's part of the deal, revealed
   with the server seed in ``results``), a cheat that a bot calls (court, vote, guilty verdict,
   undo, snapshot, the honest replay), a false call by the client (T5), tutorial hints and
-  ``tutorial_off``, ``resync``, ``ping`` and a refused action.
+  ``tutorial_off``, ``resync``, ``ping`` and a refused action. ``simple`` is simple durak
+  in its «пятки» variant (``lead``, V4), ``podkidnoy-2x2`` team play (V6, V7).
 * ``codec.json``: frames a decoder must accept (with their data) or refuse (with the
   error code).
 
@@ -42,6 +43,8 @@ SESSIONS = {
               "bots": ["builtin:random:attention=1", "builtin:random"]},
     "podkidnoy": {"game": "podkidnoy", "players": 2, "deck": 36, "bots": 1},
     "perevodnoy": {"game": "perevodnoy", "players": 3, "deck": 36, "bots": 2},
+    "simple": {"game": "simple", "players": 3, "lead": "pairs", "bots": 2},
+    "podkidnoy-2x2": {"game": "podkidnoy", "players": 4, "teams": "2x2", "bots": 3},
 }
 
 

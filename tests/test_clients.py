@@ -24,7 +24,8 @@ sys.path.insert(0, str(ROOT / "clients" / "python"))
 import pidor_client  # the bot writers' import
 import random_bot
 
-SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json"]
+SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json", "simple-session.json",
+            "podkidnoy-2x2-session.json"]
 
 
 def in_thread(fn, *args, **kwargs):

@@ -23,7 +23,6 @@ from pidor.autoplay import play_game
 from pidor.bots import RandomBot
 from pidor.cards import card_code, deck as full_deck
 from pidor.engine.game import project
-from pidor.engine.games import GAME_IDS
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 
@@ -118,9 +117,46 @@ def check_state(table: Table) -> None:
         check_honest_actions(table)
 
 
-def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, attention: float,
+#: Every game and variant (table options; ``players`` and ``deck`` are drawn within what
+#: each allows). ``after_loss``: the table's previous game had a durak (V9
+#: ``no_first_transfer`` applies to the first bout).
+VARIANTS = {
+    "pidor": {"game": "pidor"},
+    "podkidnoy": {"game": "podkidnoy"},
+    "perevodnoy": {"game": "perevodnoy"},
+}
+#: The durak family's variants (V1-V9), fewer examples each: they share the durak engine.
+VARIANTS_V = {
+    "simple-classic": {"game": "simple", "lead": "classic"},
+    "simple-partial": {"game": "simple", "lead": "partial"},
+    "simple-pairs": {"game": "simple", "lead": "pairs"},
+    "podkidnoy-2x2": {"game": "podkidnoy", "teams": "2x2"},
+    "perevodnoy-2x2": {"game": "perevodnoy", "teams": "2x2"},
+    "podkidnoy-3x3-no-limit": {"game": "podkidnoy", "teams": "3x3", "no_limit": True},
+    "perevodnoy-3x3-house": {"game": "perevodnoy", "teams": "3x3", "no_first_transfer": True, "after_loss": True},
+    "perevodnoy-house": {"game": "perevodnoy", "no_first_transfer": True, "no_limit": True, "after_loss": True},
+}
+TEAM_PLAYERS = {"2x2": 4, "3x3": 6}
+
+
+def table_of(variant: str, players: int, deck: int) -> Table:
+    """A table of ``variant`` with ``players`` and ``deck`` brought within its bounds."""
+    options = dict({**VARIANTS, **VARIANTS_V}[variant])
+    after_loss = options.pop("after_loss", False)
+    if "teams" in options:
+        players = TEAM_PLAYERS[options["teams"]]
+    if options["game"] == "simple":
+        players, deck = min(players, 5), 36  # V1
+    table = Table({**options, "players": players, "deck": deck})
+    if after_loss:
+        table.previous = {"loser": 0, "draw": False, "order": []}
+    return table
+
+
+def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: float, attention: float,
                  false_call: float, acquit: float) -> Table:
-    table = Table({"game": game, "players": players, "deck": deck})
+    table = table_of(variant, players, deck)
+    players = table.options["players"]
     table.start(seed=seed)
     bots = [RandomBot(s, seed, cheat=cheat, attention=attention, false_call=false_call, acquit=acquit)
             for s in range(players)]
@@ -139,15 +175,17 @@ def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, 
         assert result["loser"] is None
         if len(result["order"]) == players:  # everybody went out (P16), shedding the mark (T7)
             assert table.mark is None
-        else:  # P16a: too many quiet tricks; the mark stays where it was
+        elif table.options["game"] == "pidor":  # P16a: too many quiet tricks; the mark stays where it was
             assert table.game.quiet_tricks >= 30
+        else:  # simple durak (V4's loop): too many quiet bouts
+            assert table.game.quiet >= 30
     else:
         assert 0 <= result["loser"] < players and table.mark == result["loser"]
         assert result["loser"] not in result["order"]
     return table
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.binary(min_size=1, max_size=8),
@@ -158,5 +196,18 @@ def play_checked(game: str, players: int, deck: int, seed: bytes, cheat: float, 
     false_call=st.sampled_from([0.0, 0.05, 0.3]),
     acquit=st.sampled_from([0.0, 0.5]),
 )
-def test_random_games_keep_every_invariant(game, seed, players, deck, cheat, attention, false_call, acquit):
-    play_checked(game, players, deck, seed, cheat, attention, false_call, acquit)
+def test_random_games_keep_every_invariant(variant, seed, players, deck, cheat, attention, false_call, acquit):
+    play_checked(variant, players, deck, seed, cheat, attention, false_call, acquit)
+
+
+@pytest.mark.parametrize("variant", VARIANTS_V)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.binary(min_size=1, max_size=8),
+    players=st.integers(2, 6),
+    cheat=st.sampled_from([0.0, 0.1, 0.5]),
+    attention=st.sampled_from([0.0, 0.5, 1.0]),
+    false_call=st.sampled_from([0.0, 0.05, 0.3]),
+)
+def test_every_durak_variant_keeps_every_invariant(variant, seed, players, cheat, attention, false_call):
+    play_checked(variant, players, 36, seed, cheat, attention, false_call, 0.0)

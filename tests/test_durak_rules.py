@@ -109,7 +109,7 @@ def check_zones(g: DurakGame) -> None:
 
 
 def test_D1_deck_deal_and_the_face_up_trump():
-    assert PodkidnoyGame.options(None) == {"players": 4, "deck": 36, "hard": False}
+    assert PodkidnoyGame.options(None) == {"players": 4, "deck": 36, "hard": False, "teams": None, "no_limit": False}
     for bad in ({"deck": 40}, {"players": 7}, {"players": 1}, {"hard": "yes"}, {"colour": 1}):
         with pytest.raises(ValueError):
             PodkidnoyGame.options(bad)
@@ -434,7 +434,7 @@ def test_D9_leaving_at_once_and_the_durak():
     assert g.check(2, ("cover", C("9s"), 0)) == ("D4b",)
     act(g, 2, "take")
     events = g.advance()
-    result = {"loser": 2, "draw": False, "order": [0, 1]}
+    result = {"loser": 2, "draw": False, "order": [0, 1], "pogony": False}
     assert events == [{"type": "game_over", "result": result}]
     assert g.result == result and g.over and g.to_act() == [] and g.rule_in_force(2) == "D9"
     refused(g, 2, ("attack", C("9s")))
@@ -467,7 +467,7 @@ def test_D9_everyone_out_at_once_is_a_draw():
     assert g.to_act() == [1]
     act(g, 1, "cover 7h 0")
     events = g.advance()
-    result = {"loser": None, "draw": True, "order": [0, 1]}
+    result = {"loser": None, "draw": True, "order": [0, 1], "pogony": False}
     assert events == [{"type": "out", "seat": 1, "place": 2}, {"type": "game_over", "result": result}]
     assert g.result == result
 

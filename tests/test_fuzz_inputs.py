@@ -21,7 +21,7 @@ import trio.testing
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from pidor import wire
-from pidor.bots.random import PARAMS
+from pidor.bots import RandomBot
 from pidor.cards import card_code, deck
 from pidor.engine.game import ActionError, InvalidAction
 from pidor.engine.games import GAME_IDS, game_class
@@ -145,6 +145,7 @@ def test_a_parsed_action_is_refused_only_with_an_action_error(game, state, kind,
 
 OPTION_KEYS = ("game", "players", "deck", "bots", "call_window", "vote_timeout", "bito_timeout",
                "turn_timeout", "trick_display", "hard", "tutorial", "watch_delay")
+PARAMS = tuple(RandomBot.PARAMS)
 SPEC_PARAM = st.builds("{}{}{}".format, st.sampled_from(PARAMS + ("", "bluff", " cheat ")),
                        st.sampled_from(["=", "", "=="]),
                        st.sampled_from(["0", "1", "0.5", ".5", "1.", "nan", "inf", "1e400", "-0", "1e-3", "",

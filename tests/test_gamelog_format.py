@@ -238,18 +238,21 @@ def test_jsonl_tampering_and_cut_lines(game_log):
 
 def test_recorder_write_errors_never_lose_the_tables_events():
     from pidor.bots import RandomBot
+    from pidor.driver import Driver
+    from pidor.engine.seeds import Rng
     from pidor.engine.table import Table
     from pidor.gamelog.record import Recorder
 
     def drive(rec, t, steps):
-        bots = [RandomBot(s, b"disk") for s in range(3)]
+        driver = Driver(rec, [RandomBot(s, b"disk") for s in range(3)], Rng(b"disk", b"driver"))
         got = []
         for _ in range(steps):
             seat = t.to_act()[0]
             try:
-                got.append(rec.act(seat, bots[seat].choose_action(t)))
+                got.append(rec.act(seat, driver.decide(seat)))
             except LogWriteError as e:
                 got.append(e.events)
+            driver.feed(got[-1])
             for o in t.waiting_answers():
                 rec.answer(o, False)
         return got

@@ -104,10 +104,10 @@ def test_timeouts_and_clocks_are_logged_and_verified():
             owed = [s for s in t.game.obliged() if s in stand_ins and s in t.to_act()]
             if owed:
                 now += 5.0  # his turn clock
-                rec.act(owed[0], stand_ins[owed[0]].choose_action(t), now, auto="timeout")
+                driver.feed(rec.act(owed[0], driver.decide(owed[0], stand_ins[owed[0]]), now, auto="timeout"))
             else:
                 now = t.deadline()
-                rec.tick(now)
+                driver.feed(rec.tick(now))
         assert t.over
         rec.close()
         data = buf.getvalue()
@@ -124,18 +124,17 @@ def test_timeouts_and_clocks_are_logged_and_verified():
         assert report.status == "failed" and report.record == k and "event" in report.reason
 
 
-def act_or_tick(rec, bots, now: float, step: float = 0.0) -> float:
+def act_or_tick(rec, driver, now: float, step: float = 0.0) -> float:
     """The first seat whose bot has an action acts ``step`` seconds on; when no bot will act,
     the table's clock runs out (durak's «бито», D5). Returns the new time."""
     t = rec.table
-    seat, action = next(((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None),
-                        (None, None))
+    seat, action = next(((s, a) for s in t.to_act() if (a := driver.decide(s)) is not None), (None, None))
     if seat is None:
         now = t.deadline()
-        rec.tick(now)
+        driver.feed(rec.tick(now))
     else:
         now += step
-        rec.act(seat, action, now)
+        driver.feed(rec.act(seat, action, now))
     return now
 
 
@@ -147,19 +146,19 @@ def test_passes_ride_with_the_next_record_and_their_clock_is_checked():
     buf = io.BytesIO()
     rec = Recorder(t, buf, server_seed=bytes(range(32)))
     rec.start(now=0.0)
-    bots = [RandomBot(s, b"bito") for s in range(2)]
+    driver = Driver(rec, [RandomBot(s, b"bito") for s in range(2)], Rng(b"bito", b"driver"))
     now, steps = 0.0, 0
     while not t.over and steps < 3000:
         steps += 1
         if t.window is not None:
             now += 0.5
             for s in t.waiting_answers():
-                rec.answer(s, False, now)
+                driver.feed(rec.answer(s, False, now))
         elif t.timer is not None and t.timer.name == "bito_timeout":
             now = t.deadline()
-            rec.tick(now)
+            driver.feed(rec.tick(now))
         else:
-            now = act_or_tick(rec, bots, now, 1.0)
+            now = act_or_tick(rec, driver, now, 1.0)
     assert t.over
     rec.close()
     data = buf.getvalue()
@@ -267,15 +266,15 @@ def test_an_auto_action_must_be_honest():
     buf = io.BytesIO()
     rec = Recorder(t, buf, server_seed=bytes(32))
     rec.start()
-    bots = [RandomBot(s, b"auto") for s in range(3)]
+    driver = Driver(rec, [RandomBot(s, b"auto") for s in range(3)], Rng(b"auto", b"driver"))
     while True:  # honest play until the seat on turn could cheat
         seat = t.to_act()[0]
         dishonest = [a for a in t.game.actions(seat) if t.game.check(seat, a)]
         if dishonest:
             break
-        rec.act(seat, bots[seat].choose_action(t), auto="timeout")  # honest auto acts are fine
+        driver.feed(rec.act(seat, driver.decide(seat), auto="timeout"))  # honest auto acts are fine
         for o in t.waiting_answers():
-            rec.answer(o, False)
+            driver.feed(rec.answer(o, False))
     assert check_partial(rec, buf).ok
     rec.act(seat, dishonest[0], auto="timeout")
     where = len(bodies(buf.getvalue()))
@@ -296,12 +295,12 @@ def test_aborted_games_verify_and_unfinished_ones_do_not():
     buf = io.BytesIO()
     rec = Recorder(t, buf, server_seed=bytes(32))
     rec.start()
-    bots = [RandomBot(s, b"abort") for s in range(2)]
+    driver = Driver(rec, [RandomBot(s, b"abort") for s in range(2)], Rng(b"abort", b"driver"))
     for _ in range(5):
-        s, action = next((s, a) for s in t.to_act() if (a := bots[s].choose_action(t)) is not None)
-        rec.act(s, action)
+        s, action = next((s, a) for s in t.to_act() if (a := driver.decide(s)) is not None)
+        driver.feed(rec.act(s, action))
         for o in t.waiting_answers():
-            rec.answer(o, False)
+            driver.feed(rec.answer(o, False))
     rec.close(aborted="server stopped")
     report = check(buf.getvalue())
     assert report.ok and "aborted" in report.notes[0]
@@ -404,8 +403,9 @@ class AwayVoter(RandomBot):
     """Calls every violation; in a court with two voters the first abstains (T4: as if
     he were away) and the other votes."""
 
-    def vote(self, table) -> bool | None:
-        return None if len(table.waiting_votes()) > 1 else super().vote(table)
+    def vote(self, obs) -> bool | None:
+        voters = obs.court["voters"]
+        return None if len(voters) > 1 and voters[0] == self.seat else super().vote(obs)
 
 
 def abstain_log() -> bytes:

@@ -91,9 +91,9 @@ def test_options_must_be_a_map():
 def test_valid_options_are_kept_as_they_are():
     """What ``pidor match`` and the server pass keeps working, ints and floats alike."""
     assert table_options({"game": "podkidnoy", "players": 3, "deck": 52, "hard": True}) == {
-        "game": "podkidnoy", "players": 3, "deck": 52, "hard": True, "call_window": 2.0,
-        "vote_timeout": 30.0, "bito_timeout": 10.0, "turn_timeout": None, "trick_display": 2.0,
-        "tutorial": True}
+        "game": "podkidnoy", "players": 3, "deck": 52, "hard": True, "teams": None, "no_limit": False,
+        "call_window": 2.0, "vote_timeout": 30.0, "bito_timeout": 10.0, "turn_timeout": None,
+        "trick_display": 2.0, "tutorial": True}
     full, specs = server_options({"players": 3, "call_window": 0, "vote_timeout": 3600, "turn_timeout": None,
                                   "trick_display": 0.5, "bots": 2})
     assert (full["call_window"], full["vote_timeout"], full["turn_timeout"], full["trick_display"]) == (0, 3600, None, 0.5)
@@ -190,9 +190,10 @@ def test_seats_and_indices_out_of_range_are_the_games_to_refuse(game):
     before = g.to_data()
     for kind, spec in g.ACTIONS.items():
         for number in (-1, -(2**63), 2**64 - 1, 52):
-            data = {"type": kind, **{n: (card_code(g.zones()["deck"][0]) if t == "card" else number) for n, t in spec}}
+            card = card_code(g.zones()["deck"][0])
+            data = {"type": kind, **{n: card if t == "card" else [card] if t == "cards" else number for n, t in spec}}
             action = g.parse_action(data)
-            if any(t != "card" for _, t in spec):
+            if any(t not in ("card", "cards") for _, t in spec):
                 for seat in range(g.players):
                     with pytest.raises(ImpossibleAction):
                         g.apply(seat, action)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pidor.cards import deck as full_deck, parse_cards
+from pidor.bots import Policy
+from pidor.cards import deck as full_deck, parse_card, parse_cards
 from pidor.engine.game import project
 from pidor.engine.pidor import PidorGame
 
@@ -299,30 +300,23 @@ def test_T3_P14_a_trick_closing_action_keeps_the_full_call_window(call_window, t
 # ----------------------------------------------------------------------------- P16a
 
 
-class LowestThenTake:
+class LowestThenTake(Policy):
     """The issue's looping players: honest and deterministic; lead the lowest card, beat
     with the lowest honest beater, take (the bottom card, honestly) when none beats."""
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def choose_action(self, table):
-        game = table.game
-        honest = game.honest_actions(self.seat)
+    def act(self, obs):
+        honest = obs.honest
         if not honest:
             return None
-        rank = lambda a: (a[1] % 13) if len(a) > 1 and a[0] in ("lead", "beat") else 99  # noqa: E731
+        rank = lambda a: parse_card(a["card"]) % 13 if a["type"] in ("lead", "beat") else 99  # noqa: E731
         for kind in ("lead", "beat"):
-            mine = [a for a in honest if a[0] == kind]
+            mine = [a for a in honest if a["type"] == kind]
             if mine:
                 return min(mine, key=rank)
-        takes = [a for a in honest if a[0] == "take"]
+        takes = [a for a in honest if a["type"] == "take"]
         return takes[0] if takes else honest[0]
 
-    def answer(self, table) -> bool:
-        return False
-
-    def vote(self, table) -> bool:
+    def vote(self, obs) -> bool:
         return True
 
 

@@ -42,6 +42,8 @@ PIDOR_TURN = [{"type": "beat", "card": "Th", "target": 1}, {"type": "take", "ind
     ("cover As", "perevodnoy", {"type": "act", "action": {"type": "cover", "card": "As", "target": 1}}),  # one uncovered
     ("transfer 9d", "perevodnoy", {"type": "act", "action": {"type": "transfer", "card": "9d"}}),
     ("bito", "podkidnoy", {"type": "act", "action": {"type": "bito"}}),
+    ("lead 9d 9h", "simple", {"type": "act", "action": {"type": "lead", "cards": ["9d", "9h"]}}),
+    ("cover Ks 0", "simple", {"type": "act", "action": {"type": "cover", "card": "Ks", "target": 0}}),
     ("take", "podkidnoy", {"type": "act", "action": {"type": "take"}}),
     ("call", "pidor", {"type": "call"}),
     ("  pass ", "pidor", {"type": "pass"}),
@@ -51,7 +53,7 @@ PIDOR_TURN = [{"type": "beat", "card": "Th", "target": 1}, {"type": "take", "ind
 ])
 def test_play_commands_become_protocol_requests(line, game, message):
     view = {"pidor": {"table": ["8h", "9h"]}, "podkidnoy": None,
-            "perevodnoy": {"table": [["6s", "7s"], ["Ks", None]]}, None: None}[game]
+            "perevodnoy": {"table": [["6s", "7s"], ["Ks", None]]}, "simple": None, None: None}[game]
     cmd = parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], view=view, players=4)
     assert cmd.kind == "send" and cmd.message == message
 

@@ -11,7 +11,12 @@ import trio
 
 from server_helpers import Audit, events_of, play_until, seated_client, serve
 
-GAMES = [("pidor", 4, 52), ("pidor", 3, 36), ("podkidnoy", 4, 36), ("perevodnoy", 3, 36)]
+GAMES = [("pidor", 4, 52), ("pidor", 3, 36), ("podkidnoy", 4, 36), ("perevodnoy", 3, 36), ("simple", 3, 36)]
+#: The durak family's variants (V1-V9), with every seat remote.
+VARIANTS = [{"game": "simple", "players": 2, "lead": "partial"}, {"game": "simple", "players": 3, "lead": "pairs"},
+            {"game": "podkidnoy", "players": 4, "teams": "2x2", "no_limit": True},
+            {"game": "perevodnoy", "players": 6, "teams": "3x3", "no_first_transfer": True}]
+REMOTE = [{"game": g, "players": n, "deck": d} for g, n, d in GAMES] + VARIANTS
 
 
 def is_results(msg) -> bool:
@@ -48,13 +53,14 @@ async def test_full_game_human_and_bots(game, players, deck, autojump_clock):
     assert audit.leaks == []
 
 
-@pytest.mark.parametrize("game,players,deck", GAMES)
-async def test_full_game_all_remote_seats(game, players, deck, autojump_clock):
+@pytest.mark.parametrize("options", REMOTE, ids=lambda o: "-".join(str(v) for v in o.values()))
+async def test_full_game_all_remote_seats(options, autojump_clock):
     """Every seat is a scripted client; they cheat now and then and call at random,
     so windows, courts, votes and undos cross the wire too."""
     audit = Audit()
-    async with serve(audit=audit, seeds=f"remote-{game}") as (server, port):
-        host = await seated_client(port, "p0", options={"game": game, "players": players, "deck": deck})
+    players = options["players"]
+    async with serve(audit=audit, seeds=f"remote-{options['game']}") as (server, port):
+        host = await seated_client(port, "p0", options=options)
         clients = [host] + [await seated_client(port, f"p{i}", table=host.table) for i in range(1, players)]
         assert (await host.request({"type": "start"}))["type"] == "ok"
         results = {}

@@ -183,8 +183,11 @@ async def test_rules_lists_every_rule_id_with_its_texts():
         assert [r["id"] for r in every] == list(RULES)
         assert all(r["ru"] and r["en"] and type(r["violation"]) is bool for r in every)
         durak = (await c.request({"type": "rules", "game": "podkidnoy"}))["rules"]
-        assert {r["id"][0] for r in durak} == {"T", "D"} and any(r["id"] == "D3r" and r["violation"] for r in durak)
-        assert not any(r["id"].startswith("D7") for r in durak)  # no transfers in podkidnoy
+        assert {r["id"][0] for r in durak} == {"T", "D", "V"} and any(r["id"] == "D3r" and r["violation"] for r in durak)
+        assert not any(r["id"].startswith("D7") or r["id"] == "V9t" for r in durak)  # no transfers in podkidnoy
+        assert any(r["id"] == "V7p" for r in durak) and not any(r["id"] == "V5s" for r in durak)
+        simple = {r["id"] for r in (await c.request({"type": "rules", "game": "simple"}))["rules"]}
+        assert {"V5s", "V5n", "V5a", "D4b", "V8"} <= simple and not {"D3r", "D5", "D7", "V7p"} & simple
         perevodnoy = (await c.request({"type": "rules", "game": "perevodnoy"}))["rules"]
         assert any(r["id"] == "D7r" for r in perevodnoy)
         pidor = (await c.request({"type": "rules", "game": "pidor"}))["rules"]

@@ -8,6 +8,12 @@ Without ``--table`` or ``--create`` it joins the first open table, or creates a 
 table with built-in bots if there is none. ``--seed-hex`` gives the bot's part of the
 next deal (T10, the ``seed`` request) before the game; the ``results`` reveal shows it.
 Needs only ``msgpack`` and ``pidor_client.py``.
+
+``--policy SPEC`` plays a built-in policy instead (``builtin:random:cheat=0.1,attention=0.5``;
+``docs/BOTS.md``), from what this client receives (``pidor.bots.remote.PolicyBot``); that
+needs the ``pidor`` package installed::
+
+    python clients/python/random_bot.py --create pidor --policy builtin:random:cheat=0.2,attention=0.5
 """
 
 from __future__ import annotations
@@ -19,28 +25,15 @@ import sys
 from pidor_client import Bot, Client, PidorError, TableClosed
 
 
-class RandomBot(Bot):
-    def __init__(self, seed=None, out=print, deal_seed=None) -> None:
-        super().__init__()
-        self.rng = random.Random(seed)
+class Reporter:
+    """What the sample bots print: refusals and each game's result."""
+
+    def __init__(self, out=print, deal_seed=None) -> None:
         self.out = out
-        self.turns = 0
         self.deal_seed = deal_seed  # hex: our part of the first deal (T10), to find in its reveal
 
-    def on_turn(self, options, turn):
-        # Durak: options may be empty (no honest card to throw in now); then wait.
-        if not options:
-            return None
-        self.turns += 1
-        return self.rng.choice(options)
-
-    def on_window(self, event):
-        return False  # never call «пидор!»
-
-    def on_court(self, event):
-        return self.rng.random() < 0.5  # «пидор» or «чист», at random
-
     def on_error(self, error):
+        super().on_error(error)
         self.out(f"refused: {error}")
 
     def on_results(self, event):
@@ -59,6 +52,41 @@ class RandomBot(Bot):
                 self.out(f"deal reveal: my seed is {mine}, not {self.deal_seed}")
 
 
+class RandomBot(Reporter, Bot):
+    def __init__(self, seed=None, out=print, deal_seed=None) -> None:
+        Bot.__init__(self)
+        Reporter.__init__(self, out, deal_seed)
+        self.rng = random.Random(seed)
+        self.turns = 0
+
+    def on_turn(self, options, turn):
+        # Durak: options may be empty (no honest card to throw in now); then wait.
+        if not options:
+            return None
+        self.turns += 1
+        return self.rng.choice(options)
+
+    def on_window(self, event):
+        return False  # never call «пидор!»
+
+    def on_court(self, event):
+        return self.rng.random() < 0.5  # «пидор» or «чист», at random
+
+
+def policy_bot(spec, seed, out, deal_seed):
+    """A bot that plays the built-in policy ``spec`` (needs the ``pidor`` package)."""
+    from pidor.bots.remote import PolicyBot
+    from pidor.bots.specs import parse_spec
+
+    class Bot_(Reporter, PolicyBot):
+        def __init__(self) -> None:
+            PolicyBot.__init__(self, spec, b"" if seed is None else str(seed).encode())
+            Reporter.__init__(self, out, deal_seed)
+
+    parse_spec(spec)  # a bad spec: a clear ValueError before connecting
+    return Bot_()
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description="A random bot for the pidor match server.")
     p.add_argument("--host", default="127.0.0.1")
@@ -73,6 +101,8 @@ def parse_args(argv):
     p.add_argument("--games", type=int, default=1, help="games to play (0: until the table closes)")
     p.add_argument("--seed", type=int, help="seed of this bot's choices")
     p.add_argument("--seed-hex", help="this player's part of the next deal (T10): hex, at most 64 bytes")
+    p.add_argument("--policy", metavar="SPEC",
+                   help="play a built-in policy, e.g. builtin:random:cheat=0.1,attention=0.5 (needs the pidor package)")
     return p.parse_args(argv)
 
 
@@ -80,7 +110,14 @@ def main(argv=None, out=print) -> int:
     args = parse_args(argv)
     client = Client(args.host, args.port, args.name, args.token)
     deal_seed = None if args.seed_hex is None else args.seed_hex.lower()
-    bot = RandomBot(args.seed, out, deal_seed)
+    if args.policy is None:
+        bot = RandomBot(args.seed, out, deal_seed)
+    else:
+        try:
+            bot = policy_bot(args.policy, args.seed, out, deal_seed)
+        except ValueError as e:
+            out(f"error: {e}")
+            return 2
     try:
         welcome = client.connect()
         if "token" in welcome:

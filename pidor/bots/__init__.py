@@ -1,5 +1,8 @@
-"""Bot policies: functions of one seat's situation plus the bot's own seeded RNG (T10)."""
+"""Bot policies: a :class:`Policy` decides for one seat from its :class:`Observation` and
+its own seeded RNG (T10); :mod:`.specs` names them (``builtin:NAME:k=v``)."""
 
-from .random import RandomBot, parse_spec
+from .policy import Observation, Policy
+from .random import RandomBot
+from .specs import POLICIES, make_policy, parse_spec, register
 
-__all__ = ["RandomBot", "parse_spec"]
+__all__ = ["Observation", "Policy", "RandomBot", "POLICIES", "make_policy", "parse_spec", "register"]

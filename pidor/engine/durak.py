@@ -1,4 +1,5 @@
-"""«Дурак»: podkidnoy and perevodnoy (rulings D1–D12), sans-IO.
+"""«Дурак»: podkidnoy and perevodnoy (rulings D1–D12), with team play (V6, V7), «погоны»
+(V8) and the house options (V9); sans-IO. Simple durak (V1–V5) builds on it (:mod:`.simple`).
 
 State (all plain ints and lists, so snapshots are cheap):
 
@@ -7,13 +8,19 @@ State (all plain ints and lists, so snapshots are cheap):
   top-first order.
 * ``hands[seat]``, ``discard``; the table is ``attack`` (attacking cards in the order they
   landed) and ``cover`` (``cover[i]`` covers ``attack[i]``, ``-1`` while uncovered).
-* ``attacker``: the seat that led the bout (D8 draws first); ``defender``; ``limit``: at most
-  six and at most the defender's hand when he became defender (D3, D7).
+* ``attacker``: the place that led the bout (D8 draws first); ``defender``: the place
+  attacked; ``limit``: at most six (``cap``) and at most the defender's hand when he became
+  defender (D3, D7, V9 ``no_limit``).
+* ``owner[place]``: the seat whose hand plays that place. A place is a seat; it is played
+  by its own seat, except in team play (V6) once its seat is out: then by the next partner
+  clockwise still in the game. Events and views name the seats that act (``owner``).
 * ``bito[seat]``: said «бито» since the last card landed (D5); ``token`` counts cards that
   landed, so the table restarts the «бито» clock whenever it changes.
 * ``ended``: ``None`` while a bout runs; ``"bito"`` or ``"take"`` once it is over and the
   table is cleared, until :meth:`advance` draws (T8) and starts the next bout.
 * ``payments``: pending ``[giver, recipient]`` card payments for the mark (D12).
+* ``epaulettes[seat]``: the last attack on the seat was two cards of the lowest rank (V8).
+* ``barred``: this bout may not be transferred (V9 ``no_first_transfer``).
 
 Several seats may act at once (D3): every non-defender in the game may throw in while the
 defender covers. The table accepts one action at a time, in order of arrival; the server
@@ -23,14 +30,17 @@ orders simultaneous arrivals by seat, starting from the attacker (the order of
 
 from __future__ import annotations
 
-from ..cards import card_code
+from ..cards import card_code, low_rank
 from .durak_state import DurakState
 from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat, shown
 
-__all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "HAND"]
+__all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "HAND", "TEAMS"]
 
 #: Cards in a full hand (D1, D8) and the most attacking cards in a bout (D3).
 HAND = 6
+#: V6: the team layouts and the players each needs. Partners alternate round the table:
+#: a seat's team is its parity.
+TEAMS = {"2x2": 4, "3x3": 6}
 
 
 def _impossible(message: str, rule: str | None = None) -> ImpossibleAction:
@@ -40,7 +50,11 @@ def _impossible(message: str, rule: str | None = None) -> ImpossibleAction:
 class DurakGame(DurakState, Game):
     """Podkidnoy rules; :class:`PerevodnoyGame` adds transfers (D7)."""
 
-    version = "durak-2"
+    #: durak-3 added «погоны» (V8) to the result; logs of durak-2 still verify
+    #: (:data:`OLDER`), everything else behaves the same with the new options off.
+    version = "durak-3"
+    #: Cards in a full hand (D1, D8), and the most attacking cards in a bout (D3).
+    HAND = HAND
     ACTIONS = {
         "attack": (("card", "card"),),
         "cover": (("card", "card"), ("target", "index")),
@@ -49,21 +63,32 @@ class DurakGame(DurakState, Game):
         "take": (),
         "give": (("card", "card"),),
     }
-    DEFAULTS = {"players": 4, "deck": 36, "hard": False}
+    DEFAULTS = {"players": 4, "deck": 36, "hard": False, "teams": None, "no_limit": False}
     #: An action is chosen for one table of cards: throw-ins, covers and «беру» from the
     #: same bout stay natural while others play; a new bout or a transfer (a new
     #: defender) makes them stale.
     CHOICE_EVENTS = frozenset({"bout", "transfer"})
     #: D7: whether the defender may transfer the attack.
     transfers = False
+    #: D2: after a loss the seat this far from the durak (clockwise) leads the first bout.
+    AFTER_LOSER = -1
+    #: V8: whether the result records «погоны» (engine durak-2 did not).
+    titles = True
 
     # --- creation -----------------------------------------------------------
 
     @classmethod
     def options(cls, options: dict | None) -> dict:
         out = super().options(options)
-        if type(out["hard"]) is not bool:
-            raise ValueError(f"hard must be true or false, not {shown(out['hard'])}")
+        for key in ("hard", "no_limit", "no_first_transfer"):
+            if key in out and type(out[key]) is not bool:
+                raise ValueError(f"{key} must be true or false, not {shown(out[key])}")
+        teams = out.get("teams")
+        if teams is not None:
+            if type(teams) is not str or teams not in TEAMS:
+                raise ValueError(f"teams must be \"2x2\", \"3x3\" or null, not {shown(teams)}")
+            if out["players"] != TEAMS[teams]:
+                raise ValueError(f"teams {teams} needs players {TEAMS[teams]}, not {out['players']}")
         return out
 
     @classmethod
@@ -76,7 +101,7 @@ class DurakGame(DurakState, Game):
         first: int | None = None,
         previous: dict | None = None,
     ) -> "DurakGame":
-        """Deal six each, one card at a time round the table from seat 0 (D1).
+        """Deal ``HAND`` each, one card at a time round the table from seat 0 (D1).
 
         The bottom card of the deck (``deck[-1]``, top first) is turned face up: its suit
         is trump and it is drawn last. When the whole deck is dealt (6 players, 36 cards)
@@ -88,17 +113,22 @@ class DurakGame(DurakState, Game):
         ``Rng(seed, b"bottle").below(players)`` (seat 0 without a seed).
         """
         opts = cls.options(options)
-        n, size = opts["players"], opts["deck"]
+        n, size, hand = opts["players"], opts["deck"], cls.HAND
         order = deal_order(size, seed, deck)
         g = cls.__new__(cls)
         g.players, g.deck_size, g.hard = n, size, opts["hard"]
+        g.teams = opts.get("teams")
+        g.cap = size if opts.get("no_limit") else hand  # V9 «до завала»: only the hand limits
+        g._new_variant(opts)
         g.trump_card = order[-1]
         g.trump = g.trump_card // 13
-        g.hands = [order[s:HAND * n:n] for s in range(n)]
-        g.deck = order[HAND * n:][::-1]
+        g.hands = [order[s:hand * n:n] for s in range(n)]
+        g.deck = order[hand * n:][::-1]
         g.discard, g.attack, g.cover = [], [], []
         g.bito = [False] * n
         g.out = [False] * n
+        g.owner = list(range(n))
+        g.epaulettes = [False] * n
         g.order = []
         g.ended = None
         g.payments = []
@@ -106,42 +136,64 @@ class DurakGame(DurakState, Game):
         g.result = None
         loser = previous.get("loser") if previous and not previous.get("draw") else None
         # D2: the seat before the durak attacks; the bottle for the first game and after a draw.
-        attacker = first_seat(n, first, seed, None if loser is None else (loser - 1) % n)
+        attacker = first_seat(n, first, seed, None if loser is None else (loser + cls.AFTER_LOSER) % n)
         g.first = attacker
+        g.barred = False
         g._start_bout(attacker)
+        # V9: the first attack after a loss goes under the durak and may not be transferred.
+        g.barred = bool(opts.get("no_first_transfer")) and loser is not None
         return g
+
+    def _new_variant(self, opts: dict) -> None:
+        """Set up what a subclass adds to the state (simple durak's lead variant)."""
 
     def opening(self) -> list[Event]:
         """The first bout is announced like every other one (D3)."""
-        return [{"type": "bout", "attacker": self.attacker, "defender": self.defender, "limit": self.limit}]
+        return [self._bout_event()]
+
+    def _bout_event(self) -> Event:
+        owner = self.owner
+        return {"type": "bout", "attacker": owner[self.attacker], "defender": owner[self.defender],
+                "limit": self.limit}
 
     def _start_bout(self, attacker: int) -> Event:
         self.attacker = attacker
         self.defender = d = self._next_in(attacker)
-        self.limit = min(HAND, len(self.hands[d]))
+        self.limit = min(self.cap, len(self.hands[self.owner[d]]))
         self.bito = [False] * self.players
         self.ended = None
-        return {"type": "bout", "attacker": attacker, "defender": d, "limit": self.limit}
+        self.barred = False
+        return self._bout_event()
 
     # --- helpers -------------------------------------------------------------
 
-    def _next_in(self, seat: int) -> int:
-        """The next seat clockwise still in the game (``seat`` itself if nobody else is)."""
-        n, out = self.players, self.out
-        s = (seat + 1) % n
-        while s != seat:
-            if not out[s]:
+    def _next_in(self, place: int) -> int:
+        """The next place clockwise played by a seat still in the game (``place`` itself if
+        nobody else is). Without teams a place is played by its seat; in team play every
+        place is, so no one ever attacks his partner (V6)."""
+        n, out, owner = self.players, self.out, self.owner
+        s = (place + 1) % n
+        while s != place:
+            if not out[owner[s]]:
                 return s
             s = (s + 1) % n
-        return seat
+        return place
+
+    def _partner(self, seat: int, of: int) -> bool:
+        """V6: whether ``seat`` and ``of`` play in one team (never without teams)."""
+        return self.teams is not None and (seat - of) % 2 == 0
 
     def _waiting(self) -> list[int]:
-        """Non-defenders in the game who hold cards and have not said «бито» (D5).
+        """Non-defenders in the game who hold cards and have not said «бито» (D5); in team
+        play only the defender's opponents (V6: his partners do not throw in).
 
         A player with no cards cannot throw in, and everyone sees it, so nobody waits for
         him (this tells the table nothing it did not know).
         """
-        d, out, bito, hands = self.defender, self.out, self.bito, self.hands
+        d, out, bito, hands = self.owner[self.defender], self.out, self.bito, self.hands
+        if self.teams is not None:
+            return [s for s in range(self.players)
+                    if (s - d) % 2 and not out[s] and not bito[s] and hands[s]]
         return [s for s in range(self.players)
                 if s != d and not out[s] and not bito[s] and hands[s]]
 
@@ -169,7 +221,7 @@ class DurakGame(DurakState, Game):
     def may_wait(self, seat: int) -> bool:
         # The defender has nothing to do once every attacking card is covered (D5): the
         # others say «бито» or throw in. He may still take (D6), but need not.
-        return (seat == self.defender and self.result is None and not self.payments
+        return (seat == self.owner[self.defender] and self.result is None and not self.payments
                 and self.ended is None and bool(self.attack) and -1 not in self.cover)
 
     def obliged(self) -> list[int]:
@@ -178,7 +230,7 @@ class DurakGame(DurakState, Game):
         seats = self.to_act()
         if len(seats) <= 1:
             return seats
-        d = self.defender
+        d = self.owner[self.defender]
         return [d] if d in seats and not self.may_wait(d) else []
 
     def to_act(self) -> list[int]:
@@ -189,8 +241,8 @@ class DurakGame(DurakState, Game):
         if self.ended is not None:
             return []
         if not self.attack:
-            return [self.attacker]
-        n, a, d = self.players, self.attacker, self.defender
+            return [self.owner[self.attacker]]
+        n, a, d = self.players, self.attacker, self.owner[self.defender]
         out, hands, bito = self.out, self.hands, self.bito
         covered = -1 not in self.cover
         seats = []
@@ -211,16 +263,16 @@ class DurakGame(DurakState, Game):
         if self.ended is not None:
             return []
         if not self.attack:
-            return [("attack", c) for c in hand] if seat == self.attacker else []
-        if seat == self.defender:
+            return [("attack", c) for c in hand] if seat == self.owner[self.attacker] else []
+        if seat == self.owner[self.defender]:
             targets = [i for i, c in enumerate(self.cover) if c < 0]
             out: list[Action] = [("cover", c, t) for c in hand for t in targets]
             out.append(("take",))
-            if self.transfers and self._next_in(seat) != seat:
+            if self.transfers and self._next_in(self.defender) != self.defender:
                 out.extend(("transfer", c) for c in hand)
             return out
         out = [("attack", c) for c in hand]
-        if -1 not in self.cover and not self.bito[seat]:
+        if -1 not in self.cover and not self.bito[seat] and not self._partner(seat, self.owner[self.defender]):
             out.append(("bito",))
         return out
 
@@ -235,25 +287,20 @@ class DurakGame(DurakState, Game):
             return []
         attack, cover = self.attack, self.cover
         if not attack:
-            return [("attack", c) for c in hand] if seat == self.attacker else []
-        if seat == self.defender:
-            trump = self.trump
-            out: list[Action] = []
-            for t, a in enumerate(attack):
-                if cover[t] < 0:
-                    asuit = a // 13
-                    for c in hand:
-                        s = c // 13
-                        if (c > a) if s == asuit else (s == trump):  # self.beats(c, a), inline
-                            out.append(("cover", c, t))
+            return [("attack", c) for c in hand] if seat == self.owner[self.attacker] else []
+        d = self.owner[self.defender]
+        if seat == d:
+            out = self._honest_covers(hand)
             out.append(("take",))
-            if self.transfers and all(c < 0 for c in cover):
+            if self.transfers and not self.barred and all(c < 0 for c in cover):
                 rank = attack[0] % 13
-                nxt = self._next_in(seat)
-                if (nxt != seat and all(a % 13 == rank for a in attack)
-                        and len(self.hands[nxt]) > len(attack)):
+                nxt = self._next_in(self.defender)
+                if (nxt != self.defender and all(a % 13 == rank for a in attack)
+                        and len(self.hands[self.owner[nxt]]) > len(attack)):
                     out.extend(("transfer", c) for c in hand if c % 13 == rank)
             return out
+        if self._partner(seat, d):
+            return []  # V6: partners do not throw in
         out = []
         if len(attack) < self.limit:
             ranks = self._ranks()
@@ -262,8 +309,19 @@ class DurakGame(DurakState, Game):
             out.append(("bito",))
         return out
 
+    def _honest_covers(self, hand: list[int]) -> list[Action]:
+        trump, out = self.trump, []
+        for t, a in enumerate(self.attack):
+            if self.cover[t] < 0:
+                asuit = a // 13
+                for c in hand:
+                    s = c // 13
+                    if (c > a) if s == asuit else (s == trump):  # self.beats(c, a), inline
+                        out.append(("cover", c, t))
+        return out
+
     def check(self, seat: int, action: Action) -> tuple[str, ...]:
-        """The violations (D10) ``action`` would commit; raises if invalid or impossible."""
+        """The violations (D10, V5, V7, V9) ``action`` would commit; raises if invalid or impossible."""
         return tuple(self._check(seat, action))
 
     def _check(self, seat: int, action: Action) -> list[str]:
@@ -275,11 +333,19 @@ class DurakGame(DurakState, Game):
             raise InvalidAction(f"unknown action {kind!r}; expected one of {sorted(self.ACTIONS)}")
         if len(action) != len(spec) + 1:
             raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}")
-        for arg in action[1:]:
-            if type(arg) is not int:
+        cards: tuple = ()
+        for (_, typ), arg in zip(spec, action[1:]):
+            if typ == "cards":
+                if type(arg) is not tuple or not arg or any(type(c) is not int for c in arg):
+                    raise InvalidAction(f"action {kind!r}: cards are a non-empty tuple of integers, not {arg!r}")
+                cards = arg
+            elif type(arg) is not int:
                 raise InvalidAction(f"action {kind!r}: arguments are integers, not {arg!r}")
-        if len(action) > 1 and not 0 <= action[1] < 52:
-            raise InvalidAction(f"no such card: {action[1]!r}")
+            elif typ == "card":
+                cards = (arg,)
+        for c in cards:
+            if not 0 <= c < 52:
+                raise InvalidAction(f"no such card: {c!r}")
         if type(seat) is not int or not 0 <= seat < self.players:
             raise InvalidAction(f"no seat {seat!r} at this table")
         if self.result is not None:
@@ -287,8 +353,11 @@ class DurakGame(DurakState, Game):
         if self.out[seat]:
             raise _impossible("you are out of this game", "D9")
         hand = self.hands[seat]
-        if len(action) > 1 and action[1] not in hand:
-            raise _impossible(f"you do not hold {card_code(action[1])}", "T1")
+        for c in cards:
+            if c not in hand:
+                raise _impossible(f"you do not hold {card_code(c)}", "T1")
+        if len(set(cards)) != len(cards):
+            raise _impossible("a card cannot be laid twice", "T1")
         if self.payments:
             if seat != self.payments[0][0]:
                 raise _impossible(f"waiting for seat {self.payments[0][0]} to pay for the mark", "D12")
@@ -299,23 +368,31 @@ class DurakGame(DurakState, Game):
             raise _impossible("you owe nobody a card", "D12")
         if self.ended is not None:
             raise _impossible("the bout is over; wait for the drawing", "D8")
-        attack, d = self.attack, self.defender
+        return self._check_bout(seat, kind, action)
+
+    def _check_bout(self, seat: int, kind: str, action: Action) -> list[str]:
+        """:meth:`check` of an action in a running bout (the arguments are checked)."""
+        attack, d = self.attack, self.owner[self.defender]
         if kind == "attack":
             if seat == d:
                 raise _impossible("the defender does not throw in", "D3")
             if not attack:
-                if seat != self.attacker:
-                    raise _impossible(f"seat {self.attacker} leads this bout", "D3")
+                if seat != self.owner[self.attacker]:
+                    raise _impossible(f"seat {self.owner[self.attacker]} leads this bout", "D3")
                 return []
             v = []
             if action[1] % 13 not in self._ranks():
                 v.append("D3r")
             if len(attack) >= self.limit:
                 v.append("D3n")
+            if self._partner(seat, d):
+                v.append("V7p")
             return v
         if kind == "bito":
             if seat == d:
                 raise _impossible("the defender does not say «bito»: cover or take", "D5")
+            if self._partner(seat, d):
+                raise _impossible("the table waits for «bito» from the defender's opponents only", "V6")
             if not attack or -1 in self.cover:
                 raise _impossible("«bito» is said when every attacking card is covered", "D5")
             if self.bito[seat]:
@@ -337,8 +414,8 @@ class DurakGame(DurakState, Game):
         # transfer (D7)
         if not self.transfers:
             raise _impossible("there are no transfers in podkidnoy", "D7")
-        nxt = self._next_in(seat)
-        if nxt == seat:
+        nxt = self._next_in(self.defender)
+        if nxt == self.defender:
             raise _impossible("nobody to transfer to", "D7")
         v = []
         rank = action[1] % 13
@@ -346,8 +423,10 @@ class DurakGame(DurakState, Game):
             v.append("D7r")
         if any(c >= 0 for c in self.cover):
             v.append("D7c")
-        if len(self.hands[nxt]) < len(attack) + 1:
+        if len(self.hands[self.owner[nxt]]) < len(attack) + 1:
             v.append("D7n")
+        if self.barred:
+            v.append("V9t")
         return v
 
     def is_callable(self, action: Action) -> bool:
@@ -362,12 +441,17 @@ class DurakGame(DurakState, Game):
             return "D12"
         if self.ended is not None:
             return "D8"
-        if seat == self.defender:
+        d = self.owner[self.defender]
+        if seat == d:
             if self.transfers and self.attack and all(c < 0 for c in self.cover):
+                if self.barred:
+                    return "V9"
                 rank = self.attack[0] % 13
                 if any(c % 13 == rank for c in self.hands[seat]):
                     return "D7"
             return "D4"
+        if self.attack and self._partner(seat, d):
+            return "V6"
         if self.attack and -1 not in self.cover:
             return "D5"
         return "D3"
@@ -409,8 +493,13 @@ class DurakGame(DurakState, Game):
         if kind == "take":
             events.append(self._end_bout("take"))
             return events
+        self._lay(seat, kind, action, events)
+        return events
+
+    def _lay(self, seat: int, kind: str, action: Action, events: list[Event]) -> None:
+        """A card goes on the table: a throw-in, a cover or a transfer."""
         card = action[1]
-        hands[seat].remove(card)
+        self.hands[seat].remove(card)
         self.token += 1
         self.bito = [False] * self.players  # D5: a new card resets everyone's «бито»
         if kind == "attack":
@@ -426,23 +515,34 @@ class DurakGame(DurakState, Game):
         else:  # transfer (D7)
             self.attack.append(card)
             self.cover.append(-1)
-            self.defender = d = self._next_in(seat)
-            self.limit = min(HAND, len(hands[d]))
-            events.append({"type": "transfer", "defender": d, "limit": self.limit})
-        return events
+            self.defender = d = self._next_in(self.defender)
+            self.limit = min(self.cap, len(self.hands[self.owner[d]]))
+            events.append({"type": "transfer", "defender": self.owner[d], "limit": self.limit})
 
-    def _end_bout(self, outcome: str) -> Event:
-        """The bout is over (D5 «бито» / D6 «беру»): clear the table; drawing waits (T8)."""
-        cards = self.attack + [c for c in self.cover if c >= 0]
+    def _end_bout(self, outcome: str, defending: int | None = None) -> Event:
+        """The bout is over (D5 «бито» / D6 «беру»): clear the table; drawing waits (T8).
+        ``defending``: the seat that defended, if it is no longer its place's owner (it
+        left, D9)."""
+        d = self.owner[self.defender] if defending is None else defending
+        attack = self.attack
+        cards = attack + [c for c in self.cover if c >= 0]
+        # V8: the last attack on a seat was two cards of the deck's lowest rank.
+        low = low_rank(self.deck_size) - 2
+        self.epaulettes[d] = len(attack) == 2 and attack[0] % 13 == low and attack[1] % 13 == low
+        event = {"type": "bout_over", "outcome": outcome, "defender": d, "count": len(cards),
+                 "_reset_honest": True}
         if outcome == "take":
-            self.hands[self.defender].extend(cards)
+            self._take(d, cards, event)
         else:
             self.discard.extend(cards)
         self.attack, self.cover = [], []
         self.ended = outcome
         # D11: the table ends any "must play honestly" obligation with the bout.
-        return {"type": "bout_over", "outcome": outcome, "defender": self.defender,
-                "count": len(cards), "_reset_honest": True}
+        return event
+
+    def _take(self, seat: int, cards: list[int], event: Event) -> None:
+        """D6: every card on the table goes into the defender's hand."""
+        self.hands[seat].extend(cards)
 
     def on_timer(self, name: str) -> list[Event]:
         if name != "bito_timeout" or self.timer() is None:
@@ -457,13 +557,10 @@ class DurakGame(DurakState, Game):
         hard mode by every other player in the game, clockwise from the one after him."""
         if self.result is not None or self.out[seat]:
             return []
-        givers = []
-        s = self._next_in(seat)
-        while s != seat:
-            givers.append(s)
-            if not self.hard:
-                break
-            s = self._next_in(s)
+        n, out = self.players, self.out
+        givers = [s for s in ((seat + i) % n for i in range(1, n)) if not out[s]]
+        if not self.hard:
+            givers = givers[:1]
         givers = [g for g in givers if self.hands[g]]
         if not givers:
             return []
@@ -481,51 +578,85 @@ class DurakGame(DurakState, Game):
         if self.result is not None or self.payments:
             return []
         events: list[Event] = []
+        d = self.defender
+        defending = self.owner[d]
         if not self.deck:
             self._leave(events)
         if self.ended is None:
             if not self.attack:
                 return events
-            if not (self.out[self.defender] or self._settled()):
+            if not (self.out[defending] or self._settled()):
                 return events
-            events.append(self._end_bout("bito"))  # D9: the defender left; or D5 settled
+            events.append(self._end_bout("bito", defending))  # D9: the defender left; or D5 settled
         outcome = self.ended
-        d = self.defender
         if self.deck:
             self._draw(events)
         if not self.deck:
             self._leave(events)
-        alive = [s for s in range(self.players) if not self.out[s]]
-        if len(alive) <= 1:
-            loser = alive[0] if alive else None
-            self.ended = None
-            # ``order``: the seats that went out, in order (the durak is not among them).
-            self.result = {"loser": loser, "draw": loser is None, "order": list(self.order)}
-            events.append({"type": "game_over", "result": self.result})
+        if self._finish(events):
             return events
-        if outcome == "bito" and not self.out[d]:
+        if outcome == "bito" and not self.out[defending]:
             attacker = d  # D5: the defender who beat off attacks next
         else:
             attacker = self._next_in(d)  # D6 / D9: the next player in the game
         events.append(self._start_bout(attacker))
         return events
 
+    def _finish(self, events: list[Event]) -> bool:
+        """D9, V7: end the game if it is over. Without teams: when at most one player holds
+        cards. In team play: when a whole team is out (both at once: a draw); the mark goes
+        to the loser, the losing team's player holding the most cards (ties: the first
+        clockwise from the last defender's seat)."""
+        alive = [s for s in range(self.players) if not self.out[s]]
+        if self.teams is None:
+            if len(alive) > 1:
+                return False
+            loser = alive[0] if alive else None
+        else:
+            if len({s % 2 for s in alive}) > 1:
+                return False
+            n, d = self.players, self.owner[self.defender]
+            loser = max(alive, key=lambda s: (len(self.hands[s]), -((s - d) % n))) if alive else None
+        self.ended = None
+        # ``order``: the seats that went out, in order (the durak is not among them).
+        result = {"loser": loser, "draw": loser is None, "order": list(self.order)}
+        if self.titles:
+            result["pogony"] = loser is not None and self.epaulettes[loser]
+        if self.teams is not None:
+            result["losing_team"] = None if loser is None else [s for s in range(self.players) if (s - loser) % 2 == 0]
+        self.result = result
+        events.append({"type": "game_over", "result": result})
+        return True
+
     def _leave(self, events: list[Event]) -> None:
         """D9: with the deck empty, a player with no cards leaves at once (in seat order
-        from the attacker when several leave together)."""
+        from the attacker when several leave together). V6: in team play his place is
+        played by his next partner clockwise still in the game (``partner`` in the event)."""
         n, a, out, hands = self.players, self.attacker, self.out, self.hands
+        left = []
         for i in range(n):
             s = (a + i) % n
             if not out[s] and not hands[s]:
                 out[s] = True
                 self.order.append(s)
                 self.bito[s] = False
-                events.append({"type": "out", "seat": s, "place": len(self.order)})
+                left.append({"type": "out", "seat": s, "place": len(self.order)})
+        if left and self.teams is not None:
+            owner = self.owner
+            for p in range(n):
+                s = p
+                while out[s] and (s + 2) % n != p:
+                    s = (s + 2) % n
+                owner[p] = s
+            for e in left:
+                e["partner"] = None if out[owner[e["seat"]]] else owner[e["seat"]]
+        events.extend(left)
 
     def _draw(self, events: list[Event]) -> None:
-        """D8: up to six each: the lead attacker first, the others clockwise, the defender
-        last; the trump card (the bottom of the deck) comes last."""
-        n, a, d, deck = self.players, self.attacker, self.defender, self.deck
+        """D8: up to ``HAND`` each: the lead attacker first, the others clockwise, the
+        defender last; the trump card (the bottom of the deck) comes last."""
+        n, deck, full = self.players, self.deck, self.HAND
+        a, d = self.owner[self.attacker], self.owner[self.defender]
         order = [(a + i) % n for i in range(n) if (a + i) % n != d] + [d]
         for s in order:
             if not deck:
@@ -533,7 +664,7 @@ class DurakGame(DurakState, Game):
             if self.out[s]:
                 continue
             hand = self.hands[s]
-            k = min(HAND - len(hand), len(deck))
+            k = min(full - len(hand), len(deck))
             if k <= 0:
                 continue
             got = deck[-k:][::-1]
@@ -555,6 +686,15 @@ class PerevodnoyGame(DurakGame):
 
     name = "perevodnoy"
     transfers = True
+    DEFAULTS = {**DurakGame.DEFAULTS, "no_first_transfer": False}
 
+
+def _durak2(cls: type[DurakGame]) -> type[DurakGame]:
+    """The game as engine durak-2 played it, to verify its logs: no «погоны» (V8)."""
+    return type(cls.__name__ + "2", (cls,), {"version": "durak-2", "titles": False, "__doc__": _durak2.__doc__})
+
+
+PodkidnoyGame.OLDER = {"durak-2": _durak2(PodkidnoyGame)}
+PerevodnoyGame.OLDER = {"durak-2": _durak2(PerevodnoyGame)}
 
 GAMES = {g.name: g for g in (PodkidnoyGame, PerevodnoyGame)}

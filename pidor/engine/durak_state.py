@@ -37,6 +37,9 @@ class DurakState:
     players: int
     deck_size: int
     hard: bool
+    teams: str | None
+    cap: int
+    titles: bool
     trump: int
     trump_card: int
     first: int
@@ -50,11 +53,16 @@ class DurakState:
     limit: int
     bito: list[bool]
     out: list[bool]
+    owner: list[int]
+    epaulettes: list[bool]
+    barred: bool
     order: list[int]
     ended: str | None
     payments: list[list[int]]
     token: int
     result: dict | None
+    #: What an undo point holds (:data:`_UNDO_FIELDS`, set below).
+    UNDO_FIELDS: ClassVar[tuple[tuple[str, Callable[[Any], Any]], ...]]
 
     # --- views ------------------------------------------------------------------
 
@@ -83,8 +91,8 @@ class DurakState:
             "hands": [len(h) for h in self.hands],
             "table": [[card_code(a), card_code(c) if c >= 0 else None]
                       for a, c in zip(self.attack, self.cover)],
-            "attacker": self.attacker,
-            "defender": self.defender,
+            "attacker": self.owner[self.attacker],
+            "defender": self.owner[self.defender],
             "limit": self.limit,
             "bito": [s for s in range(self.players) if self.bito[s]],
             "out": list(self.order),
@@ -93,10 +101,19 @@ class DurakState:
             "to_act": self.to_act(),
             "result": self.result,
         }
+        if self.teams is not None:
+            # V6: partners alternate (a seat's team is its parity); ``plays_for[place]`` is
+            # the seat whose hand plays that place.
+            v["teams"] = self.teams
+            v["plays_for"] = list(self.owner)
+        self._view_variant(v)
         if seat is not None:
             v["seat"] = seat
             v["hand"] = _codes(self.hands[seat])
         return v
+
+    def _view_variant(self, view: dict) -> None:
+        """What a subclass adds to the view (simple durak's lead variant)."""
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Other seats' hands and the deck except its face-up bottom card, the trump card
@@ -125,6 +142,8 @@ class DurakState:
             "players": self.players,
             "deck_size": self.deck_size,
             "hard": self.hard,
+            "teams": self.teams,
+            "cap": self.cap,
             "trump_card": card_code(self.trump_card),
             "first": self.first,
             "deck": _codes(self.deck[::-1]),
@@ -137,6 +156,9 @@ class DurakState:
             "limit": self.limit,
             "bito": list(self.bito),
             "out": list(self.out),
+            "owner": list(self.owner),
+            "epaulettes": list(self.epaulettes),
+            "barred": self.barred,
             "order": list(self.order),
             "ended": self.ended,
             "payments": [list(p) for p in self.payments],
@@ -150,6 +172,7 @@ class DurakState:
             raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")
         g = cls.__new__(cls)
         g.players, g.deck_size, g.hard = data["players"], data["deck_size"], data["hard"]
+        g.teams, g.cap = data["teams"], data["cap"]
         g.trump_card = parse_card(data["trump_card"])
         g.trump = g.trump_card // 13
         g.first = data["first"]
@@ -161,35 +184,46 @@ class DurakState:
         g.attacker, g.defender, g.limit = data["attacker"], data["defender"], data["limit"]
         g.bito = list(data["bito"])
         g.out = list(data["out"])
+        g.owner = list(data["owner"])
+        g.epaulettes = list(data["epaulettes"])
+        g.barred = data["barred"]
         g.order = list(data["order"])
         g.ended = data["ended"]
         g.payments = [list(p) for p in data["payments"]]
         g.token = data["token"]
         g.result = _copy_result(data["result"])
+        g._variant_from_data(data)
         return g
+
+    def _variant_from_data(self, data: dict) -> None:
+        """Read back what a subclass adds to :meth:`to_data`."""
 
     def snapshot(self) -> list:
         """A cheap undo point: the values of ``_UNDO_FIELDS`` in order, copied (plain
         data, so a table's ``to_data`` holds it as it is); :meth:`restore` brings it back."""
-        return [copy(getattr(self, name)) for name, copy in _UNDO_FIELDS]
+        return [copy(getattr(self, name)) for name, copy in self.UNDO_FIELDS]
 
     def restore(self, snapshot: list) -> None:
         """Bring back a :meth:`snapshot`, copying again: it can be restored any number of times."""
-        for (name, copy), value in zip(_UNDO_FIELDS, snapshot):
+        for (name, copy), value in zip(self.UNDO_FIELDS, snapshot):
             setattr(self, name, copy(value))
 
 
 def _copy_result(result: dict | None) -> dict | None:
     if result is None:
         return None
-    return {"loser": result["loser"], "draw": result["draw"], "order": list(result["order"])}
+    return {k: v[:] if type(v) is list else v for k, v in result.items()}
 
 
 #: What an undo point holds (T6), in this order: every field an action and its consequences
 #: can change, with how to copy it. The players, the deck size, the trump, the first
-#: attacker and the mode never change during a game.
+#: attacker and the options never change during a game. ``DurakState.UNDO_FIELDS`` is
+#: this; a subclass adds its own fields.
 _UNDO_FIELDS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("deck", list), ("hands", _nested), ("discard", list), ("attack", list), ("cover", list),
     ("attacker", _same), ("defender", _same), ("limit", _same), ("bito", list), ("out", list),
-    ("order", list), ("ended", _same), ("payments", _nested), ("token", _same), ("result", _copy_result),
+    ("owner", list), ("epaulettes", list), ("barred", _same), ("order", list), ("ended", _same),
+    ("payments", _nested), ("token", _same), ("result", _copy_result),
 )
+
+DurakState.UNDO_FIELDS = _UNDO_FIELDS

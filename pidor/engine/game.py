@@ -7,7 +7,8 @@ Vocabulary used by every game and by the table layer (``table.py``):
   its two-character code (``"Th"``).
 * **action**: a tuple ``(kind, *args)``, e.g. ``("move", 2)``, ``("beat", card, 0)``,
   ``("draw",)``. ``Game.ACTIONS`` names each kind's arguments and their types
-  (``seat``, ``card``, ``index``); :func:`action_to_data` / :func:`action_from_data`
+  (``seat``, ``card``, ``index``, ``cards``: a tuple of cards, e.g. simple durak's lead);
+  :func:`action_to_data` / :func:`action_from_data`
   convert to and from the wire form ``{"type": "beat", "card": "Th", "target": 0}``.
 * **event**: a ``dict`` with a ``"type"``. Keys that start with ``_`` are never shown to
   anyone as they are (:func:`project` makes the one seat's form of an event; logs keep the
@@ -109,7 +110,7 @@ def action_to_data(spec: dict[str, tuple[tuple[str, str], ...]], action: Action)
     kind = action[0]
     out: dict[str, Any] = {"type": kind}
     for (name, typ), value in zip(spec[kind], action[1:]):
-        out[name] = card_code(value) if typ == "card" else value
+        out[name] = card_code(value) if typ == "card" else [card_code(c) for c in value] if typ == "cards" else value
     return out
 
 
@@ -129,10 +130,19 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
         value = data[name]
         if typ == "card":
             value = _card_arg(kind, name, value)
+        elif typ == "cards":
+            if type(value) is not list or not 1 <= len(value) <= MAX_CARDS:
+                raise InvalidAction(f"{kind}.{name} must be a list of 1..{MAX_CARDS} cards like ['Th', 'Td'],"
+                                    f" not {shown(value)}")
+            value = tuple(_card_arg(kind, name, c) for c in value)
         elif type(value) is not int:  # exact: true is not seat 1, 1.0 not index 1
             raise InvalidAction(f"{kind}.{name} must be an integer, not {shown(value)}")
         args.append(value)
     return (kind, *args)
+
+
+#: The most cards one action may name (a ``cards`` argument).
+MAX_CARDS = 36
 
 
 def _card_arg(kind: str, name: str, value: Any) -> int:
@@ -177,11 +187,11 @@ def shown(value: Any) -> str:
 class Game:
     """Base class of every game. Subclasses implement the methods that raise here."""
 
-    #: Game id: ``pidor``, ``podkidnoy``, ``perevodnoy``.
+    #: Game id: ``pidor``, ``podkidnoy``, ``perevodnoy``, ``simple``.
     name: ClassVar[str] = ""
     #: Engine version, written into every log; bump it when rules behaviour changes.
     version: ClassVar[str] = ""
-    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``.
+    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``.
     ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
     #: Default options of this game (``players``, ``deck``, …).
     DEFAULTS: ClassVar[dict[str, Any]] = {}

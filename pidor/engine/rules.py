@@ -1,7 +1,7 @@
 """The rule vocabulary: every ruling, violation and hint has an id and ru/en texts.
 
-Ids are those of ``shared/RULINGS.md`` (``P…`` «пидор», ``D…`` «дурак», ``T…`` the
-table). A violation that one ruling covers in several ways gets a letter suffix
+Ids are those of ``shared/RULINGS.md`` (``P…`` «пидор», ``D…`` «дурак», ``V…`` the durak
+family's other variants, ``T…`` the table). A violation that one ruling covers in several ways gets a letter suffix
 (``P5a``, ``D7b``); its ``ruling`` is the id without the suffix. The court shows
 these texts when it opens; logs store only the ids.
 """
@@ -132,6 +132,33 @@ _ALL = [
        "After a guilty verdict the card returns to the hand; replay honestly."),
     _r("D12", "За метку платят картами: следующий по кругу (в жёстком режиме — все).",
        "The mark is paid in cards: by the next player (in hard mode, by everyone)."),
+    # --- The durak family's other variants (V) ---
+    _r("V1", "Дурак простой: по пять карт, не подкидывают, «бито» само, когда всё покрыто; ход — не больше пяти карт и не больше, чем у отбивающегося.",
+       "Simple durak: five cards each, no throwing in, «bito» once all is covered; a lead holds at most five cards and no more than the defender holds."),
+    _r("V2", "1.а: ходят одной картой, двумя одного ранга или двумя одного ранга и ещё одной; не покрыл все — берёшь все.",
+       "1.a: lead one card, two of a rank, or two of a rank and one more; cover them all or take them all."),
+    _r("V3", "1.б: ходят одной картой, парой и картой или двумя парами и картой; можно покрыть часть и взять остальные, но ход тогда переходит дальше.",
+       "1.b: lead one card, a pair and a card, or two pairs and a card; you may cover some and take the rest, and then lose your turn to attack."),
+    _r("V4", "«Пятки»: ходят только двумя картами одного ранга; нет пары — ход переходит к следующему.",
+       "«Пятки»: lead exactly two cards of one rank; without a pair the attack passes to the next player."),
+    _r("V5", "Махлёж в простом дураке: не тот ход, ход сверх предела, покрыл не той картой, подкинул после хода.",
+       "Cheating in simple durak: a wrong lead, a lead over the limit, a wrong cover, a card added after the lead."),
+    _r("V5s", "Пошёл так, как этот вариант ходить не позволяет.", "Led a set of cards this variant does not allow.", True),
+    _r("V5n", "Пошёл большим числом карт, чем пять или чем у отбивающегося.",
+       "Led more cards than five or than the defender holds.", True),
+    _r("V5a", "Подкинул карту после хода: в простом дураке не подкидывают.",
+       "Added a card after the lead: simple durak has no throwing in.", True),
+    _r("V6", "Командная игра: партнёры сидят через одного; подкидывают только противники отбивающегося; за вышедшего играет его партнёр.",
+       "Team play: partners sit apart; only the defender's opponents throw in; a partner plays for a player who is out."),
+    _r("V7", "Выигрывает команда, вся вышедшая, пока у другой есть карты; вышли обе разом — ничья.",
+       "A team wins when all its players are out while the other team holds cards; both at once: a draw."),
+    _r("V7p", "Подкинул под своего партнёра.", "Threw in under your own partner.", True),
+    _r("V8", "Последний ход под дурака был двумя младшими картами (шестёрками) — дурак с погонами.",
+       "If the last attack on the durak was two cards of the lowest rank (two sixes), he wears «погоны»."),
+    _r("V9", "Домашние правила: первый ход «под дурака» не переводят; «до завала» — предел только по картам отбивающегося.",
+       "House options: the first attack under the durak cannot be transferred; «до завала»: only the defender's hand limits the attack."),
+    _r("V9t", "Перевёл первый ход «под дурака», а в этой компании так нельзя.",
+       "Transferred the first attack under the durak, which this table forbids.", True),
 ]
 
 RULES: dict[str, Rule] = {r.id: r for r in _ALL}
@@ -155,14 +182,28 @@ def rule_texts(rule_id: str) -> dict:
     return {"id": r.id, "ru": r.ru, "en": r.en}
 
 
-#: The id prefixes of each game's rules (``T``: the table, every game's).
-GAME_PREFIXES = {"pidor": ("T", "P"), "podkidnoy": ("T", "D"), "perevodnoy": ("T", "D")}
+#: The rulings of each game (``T``: the table, every game's); a violation goes with its ruling.
+_DURAK = ("D1", "D2", "D3", "D4", "D5", "D6", "D8", "D9", "D10", "D11", "D12", "V6", "V7", "V8", "V9")
+GAME_RULINGS = {
+    "pidor": ("P",),
+    "podkidnoy": _DURAK,
+    "perevodnoy": (*_DURAK, "D7"),
+    # V1-V5; of D: the deck, covering, «беру», drawing, leaving and the court's (V5: D4b).
+    "simple": ("D1", "D4", "D6", "D8", "D9", "D11", "D12", "V1", "V2", "V3", "V4", "V5", "V8"),
+}
+
+
+def _of_game(r: Rule, game: str) -> bool:
+    ruling = r.ruling
+    if ruling.startswith("T"):
+        return True
+    if game == "podkidnoy" and r.id == "V9t":
+        return False  # no transfers in podkidnoy
+    return any(ruling == g or (len(g) == 1 and ruling.startswith(g)) for g in GAME_RULINGS[game])
 
 
 def rules_of(game: str | None = None) -> list[dict]:
-    """Every rule (of ``game``, if given: the table's and that game's, without transfers
-    (D7) in podkidnoy) as ``{"id", "ru", "en", "violation"}``: what a bot needs to cheat on
-    purpose or to judge a call (the ``rules`` request)."""
-    prefixes = GAME_PREFIXES[game] if game is not None else None
-    return [{**rule_texts(r.id), "violation": r.violation} for r in _ALL
-            if prefixes is None or (r.id.startswith(prefixes) and not (game == "podkidnoy" and r.ruling == "D7"))]
+    """Every rule (of ``game``, if given: the table's and that game's) as ``{"id", "ru",
+    "en", "violation"}``: what a bot needs to cheat on purpose or to judge a call (the
+    ``rules`` request)."""
+    return [{**rule_texts(r.id), "violation": r.violation} for r in _ALL if game is None or _of_game(r, game)]

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..cards import parse_card
 from ..engine.game import ActionError
-from ..engine.games import GAME_IDS, game_class
+from ..engine.games import GAME_IDS, engine_class
 from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
 from .format import FORMAT, READS, LogFile, gc_paused, plain
@@ -81,21 +81,21 @@ def check_header(header: dict) -> type:
     game = header.get("game")
     if game not in GAME_IDS:
         raise Unusable(f"unknown game {game!r}")
-    cls = game_class(game)
-    if header.get("engine") != cls.version:
-        raise Unusable(f"the log was written by {game} engine {header.get('engine')!r}; "
-                       f"this verifier has engine {cls.version!r}")
-    return cls
+    try:
+        return engine_class(game, header.get("engine"))
+    except ValueError as e:
+        raise Unusable(str(e)) from None
 
 
 class Rerun:
     """A fresh table set up as the header says, ready to take the log's inputs."""
 
     def __init__(self, header: dict) -> None:
-        check_header(header)
+        cls = check_header(header)
         try:
             seats = [{"kind": "human" if s.get("kind") == "human" else "bot"} for s in header["seats"]]
             self.table = Table(header["options"], seats)
+            self.table.game_cls = cls  # the engine version that wrote the log
             info = header["table"]
             self.table.games = int(info["number"]) - 1
             self.table.mark = info["mark"]

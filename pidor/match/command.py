@@ -49,6 +49,10 @@ SECONDS = click.FloatRange(0.001, 3600.0)
               help="Games in all (with --rotate or more entrants than seats: a multiple of one round).")
 @click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
 @click.option("--hard", is_flag=True, default=None, help="Durak hard mode: everyone pays for the mark (D12).")
+@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
+              help="Simple durak's lead (V2 1.а, V3 1.б, V4 «пятки»; default classic).")
+@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None,
+              help="Podkidnoy / perevodnoy team play (V6; --players 4 or 6).")
 @click.option("--seed", default=None, help="Seed text; the same seed and entrants give the same schedule and deals.")
 @click.option("--seat", "specs", multiple=True, metavar="SPEC",
               help="An entrant for the next seat: builtin:random[:cheat=P,attention=P,false_call=P,acquit=P], "
@@ -82,7 +86,7 @@ SECONDS = click.FloatRange(0.001, 3600.0)
               help="Stop early once a sequential probability ratio test of the first entrant against the second "
                    "decides (fastchess's logistic GSPRT on the loss rates; alpha and beta default to 0.05).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(game, players, games, deck, hard, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
+def match(game, players, games, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
           game_time, results, resume, logs, stderr_dir, listen, sprt, as_json) -> None:
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
@@ -116,7 +120,9 @@ def match(game, players, games, deck, hard, seed, specs, named, seat_seeds, rota
         bar.__enter__()
     started = time.perf_counter()
     try:
-        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard, seed=seed,
+        extra = {k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None}
+        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard, variant=extra,
+                           seed=seed,
                            specs=list(specs), entrants=entrants, seat_seeds=seeds, logs=logs, rotate=rotate,
                            concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,
                            clock=TimeControl(move_time, game_time),

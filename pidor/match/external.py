@@ -42,7 +42,7 @@ from typing import Callable
 
 import trio
 
-from ..bots import RandomBot
+from ..bots import Policy, RandomBot
 from ..engine.table import Table
 from ..server.app import Server
 from ..server.limits import Limits
@@ -74,26 +74,25 @@ class MatchLimits(Limits):
     MAX_PER_ADDRESS = Limits.MAX_CONNECTIONS
 
 
-class Forfeited:
+class Forfeited(Policy):
     """The honest stand-in of a seat whose bot forfeited the game."""
 
+    name = "forfeit"
     auto = "forfeit"
 
     def __init__(self, bot: RandomBot) -> None:
+        super().__init__(bot.seat, bot.seed)
         self.bot = bot
 
-    def choose_action(self, table):
-        action = self.bot.choose_action(table)
-        if action is None and not table.game.may_wait(self.bot.seat):
-            possible = table.game.actions(self.bot.seat)  # no honest way on: keep the game going
+    def act(self, obs) -> dict | None:
+        action = self.bot.act(obs)
+        if action is None and not obs.may_wait:
+            possible = obs.actions()  # no honest way on: keep the game going
             action = possible[0] if possible else None
         return action
 
-    def answer(self, table) -> bool:
-        return False
-
-    def vote(self, table) -> bool:
-        return self.bot.vote(table)
+    def vote(self, obs) -> bool | None:
+        return self.bot.vote(obs)
 
 
 @dataclass

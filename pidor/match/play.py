@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..autoplay import GameTooLong, play_game
-from ..bots import RandomBot
+from ..bots import make_policy
 from ..engine.seeds import Rng
 from ..engine.table import Table
 from ..gamelog.record import Recorder, seat_info
@@ -36,7 +36,7 @@ def play(setup: Setup, game: Game) -> dict:
     table = Table(options)
     entrants = [setup.entrants[e] for e in game.seating]
     seeds = [bot_seed(setup.base, game.index, s) for s in range(n)]
-    bots = [RandomBot.from_spec(s, seeds[s], entrants[s].params) for s in range(n)]
+    bots = [make_policy(entrants[s].params, s, seeds[s]) for s in range(n)]
     seats = [seat_info("bot", policy=e.params["policy"], spec=e.spec,
                        params={k: v for k, v in e.params.items() if k != "policy"}, seed=seeds[s].hex())
              for s, e in enumerate(entrants)]

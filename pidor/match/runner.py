@@ -146,6 +146,7 @@ def run_match(
     *,
     deck: int | None = None,
     hard: bool | None = None,
+    variant: dict | None = None,
     seed: str = "0",
     specs: list[str] | None = None,
     entrants: list[Entrant] | None = None,
@@ -169,7 +170,7 @@ def run_match(
     decides, checked on the games in index order (a deal's games together with
     ``rotate``). ``progress(1)`` after each game played."""
     cls = game_class(game)
-    raw: dict = {"game": game, "players": players}
+    raw: dict = {"game": game, "players": players, **(variant or {})}  # variant: lead, teams (V2-V6)
     if deck is not None:
         raw["deck"] = deck
     if hard is not None:

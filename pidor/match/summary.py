@@ -17,6 +17,7 @@ def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
     out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed}
     if "hard" in options:
         out["hard"] = options["hard"]
+    out.update({k: options[k] for k in ("lead", "teams") if options.get(k) is not None})
     out.update(summarize(records, pair))
     specs = {e.name: e.spec for e in entrants}
     out["entrants"] = [{"name": row["name"], "spec": specs[row["name"]], **row} for row in out["entrants"]]

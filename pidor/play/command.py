@@ -8,6 +8,7 @@ import click
 
 from ..bots import parse_spec
 from ..client import Client, PidorError, ServerError
+from ..engine.games import GAME_IDS
 from .session import Session
 from .terminal import run_session, wants_keys
 from .text import error_text, game_name
@@ -43,7 +44,10 @@ def _seconds(what: str):
 @click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
 @click.option("--port", default=7777, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--name", default="player", show_default=True, help="Your name at the table (1..32 characters).")
-@click.option("--game", type=click.Choice(["pidor", "podkidnoy", "perevodnoy"]), default="pidor", show_default=True)
+@click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
+@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
+              help="Simple durak's lead (V2-V4).")
+@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None, help="Durak team play (V6).")
 @click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True,
               help="Seats at the new table; all but yours get built-in bots.")
 @click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size [default: 52 pidor, 36 durak].")
@@ -61,7 +65,7 @@ def _seconds(what: str):
 @_seconds("bito_timeout")
 @_seconds("trick_display")
 @click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
-def play(host, port, name, game, players, deck, lang, table, watch, token, bot_spec, auto_pass, **clocks) -> None:
+def play(host, port, name, game, variant, teams, players, deck, lang, table, watch, token, bot_spec, auto_pass, **clocks) -> None:
     """Play at a server from this terminal: `pidor play --name me`, then `help`.
 
     \b
@@ -90,6 +94,7 @@ def play(host, port, name, game, players, deck, lang, table, watch, token, bot_s
         else:
             options = {"game": game, "players": players, "bots": [bot_spec] * (players - 1)}
             options.update({k: v for k, v in clocks.items() if v is not None})
+            options.update({k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None})
             if deck is not None:
                 options["deck"] = int(deck)
             joined = client.create(**options)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from ..bots import parse_spec
 from ..cards import card_code, parse_card
 
-__all__ = ["DURAK_WORDS", "PIDOR_WORDS", "Command", "CommandError", "parse_command"]
+__all__ = ["DURAK_WORDS", "PIDOR_WORDS", "SIMPLE_WORDS", "Command", "CommandError", "parse_command"]
 
 #: action word -> argument pattern ("card", "seat", "index", optional with "?")
 PIDOR_WORDS = {
@@ -23,10 +23,13 @@ DURAK_WORDS = {
     "attack": ("card",), "cover": ("card", "target?"), "transfer": ("card",),
     "bito": (), "take": (), "give": ("card",),
 }
+SIMPLE_WORDS = {  # simple durak (V1): the whole lead at once; an added card is махлёж (V5a)
+    "lead": ("cards",), "cover": ("card", "target?"), "take": (), "give": ("card",), "attack": ("card",),
+}
 USAGE = {
     "move": "move SEAT", "lay": "lay SEAT", "lead": "lead CARD", "beat": "beat CARD [TARGET]",
     "take": "take [INDEX]", "give": "give CARD", "attack": "attack CARD", "cover": "cover CARD [TARGET]",
-    "transfer": "transfer CARD", "vote": "vote pidor|clean", "hint": "hint off", "bot": "bot SEAT [SPEC]",
+    "transfer": "transfer CARD", "vote": "vote pidor|clean", "lead_cards": "lead CARD...", "hint": "hint off", "bot": "bot SEAT [SPEC]",
 }
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
@@ -134,12 +137,16 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
         if word in PIDOR_WORDS or word in DURAK_WORDS:
             raise CommandError("no_game")
         raise CommandError("unknown", word=word)
-    words_of = PIDOR_WORDS if game == "pidor" else DURAK_WORDS
+    words_of = PIDOR_WORDS if game == "pidor" else SIMPLE_WORDS if game == "simple" else DURAK_WORDS
     if word not in words_of:
-        if word in PIDOR_WORDS or word in DURAK_WORDS:
+        if word in PIDOR_WORDS or word in DURAK_WORDS or word in SIMPLE_WORDS:
             raise CommandError("not_this_game", word=word, game=game)
         raise CommandError("unknown", word=word)
     pattern = words_of[word]
+    if pattern == ("cards",):  # one card or more
+        if not args:
+            raise CommandError("usage", usage=USAGE["lead_cards"])
+        return Command("send", {"type": "act", "action": {"type": word, "cards": [_card(t) for t in args]}})
     required = [p for p in pattern if not p.endswith("?")]
     if not len(required) <= len(args) <= len(pattern):
         raise CommandError("usage", usage=USAGE.get(word, word))

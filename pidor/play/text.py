@@ -21,7 +21,6 @@ __all__ = [
 Name = Callable[[int | None], str]
 
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-DURAK = ("podkidnoy", "perevodnoy")
 
 
 def _of(table: dict, lang: str) -> dict:
@@ -78,6 +77,7 @@ def option_command(action: dict) -> str:
     parts = [action.get("type", "?")]
     if "card" in action:
         parts.append(card(action["card"]))
+    parts += [card(c) for c in action.get("cards") or []]  # simple durak's lead (V1)
     for key in ("to", "target", "index"):
         if key in action:
             parts.append(str(action[key]))
@@ -98,6 +98,8 @@ def action_text(action: dict | None, name: Name, lang: str, moved: str | None = 
         words += [_word(lang, "on"), name(action.get("to"))]
     elif "card" in action:
         words.append(card(action["card"]))
+    elif action.get("cards"):
+        words.append(cards(action["cards"]))
     if t == "take" and "index" in action and action["index"] != 0:
         words.append(_word(lang, "from_bottom").format(index=action["index"]))
     return " ".join(words)
@@ -204,7 +206,7 @@ def loser_text(result: dict, game: str | None, name: Name, lang: str) -> str:
     T = _of(EVENTS, lang)
     if result.get("draw"):
         return T["draw_game"]
-    key = "loser_durak" if game in DURAK else "loser_pidor"
+    key = "loser_pidor" if game == "pidor" else "loser_durak"  # every other game is a durak
     return T[key].format(seat=name(result.get("loser")))
 
 

@@ -106,8 +106,10 @@ TEXTS = {
 
 #: the game's name as people say it
 GAMES = {
-    "en": {"pidor": "«pidor»", "podkidnoy": "podkidnoy durak", "perevodnoy": "perevodnoy durak"},
-    "ru": {"pidor": "«пидор»", "podkidnoy": "подкидной дурак", "perevodnoy": "переводной дурак"},
+    "en": {"pidor": "«pidor»", "podkidnoy": "podkidnoy durak", "perevodnoy": "perevodnoy durak",
+           "simple": "simple durak"},
+    "ru": {"pidor": "«пидор»", "podkidnoy": "подкидной дурак", "perevodnoy": "переводной дурак",
+           "simple": "простой дурак"},
 }
 
 EVENTS = {

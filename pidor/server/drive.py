@@ -24,8 +24,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ..bots import RandomBot
-from ..driver import Driver, Policy
+from ..bots import Policy, RandomBot
+from ..driver import Driver
 from ..engine.game import Action, ActionError, Event
 from .seating import Seat
 
@@ -44,46 +44,41 @@ ABANDON_AFTER = 60.0
 log = logging.getLogger(__name__)
 
 
-class AwayStandIn:
-    """The policy of an away player's seat (T9): it never calls, abstains in the court
-    (T4), says «бито» when the game does not wait on him (silence would count as «бито»
-    anyway, D5) and leaves every obliged action to his turn clock (``AWAY_TURN``)."""
+_BITO = {"type": "bito"}
 
+
+class AwayStandIn(Policy):
+    """The policy of an away player's seat (T9): it never calls, abstains in the court
+    (T4), says «бито» when it may (the game never waits on a seat for «бито»: silence
+    would count as «бито» anyway, D5) and leaves every obliged action to his turn clock
+    (``AWAY_TURN``)."""
+
+    name = "away"
     auto = "absent"
 
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-
-    def choose_action(self, table) -> Action | None:
-        game = table.game
-        if self.seat in game.obliged():
-            return None
-        return ("bito",) if ("bito",) in game.honest_actions(self.seat) else None
-
-    def answer(self, table) -> bool:
-        return False
-
-    def vote(self, table) -> None:
-        return None
+    def act(self, obs) -> dict | None:
+        return _BITO if _BITO in obs.honest else None
 
 
-class Replacement:
+class Replacement(Policy):
     """The honest bot that replaced a player who left during the game (T9): it plays for
     him, so its actions are logged ``auto="absent"``."""
 
+    name = "replacement"
     auto = "absent"
 
-    def __init__(self, bot: RandomBot) -> None:
+    def __init__(self, bot: Policy) -> None:
+        super().__init__(bot.seat, bot.seed)
         self.bot = bot
 
-    def choose_action(self, table) -> Action | None:
-        return self.bot.choose_action(table)
+    def act(self, obs) -> dict | None:
+        return self.bot.act(obs)
 
-    def answer(self, table) -> bool:
-        return self.bot.answer(table)
+    def call(self, obs) -> bool:
+        return self.bot.call(obs)
 
-    def vote(self, table) -> bool:
-        return self.bot.vote(table)
+    def vote(self, obs) -> bool | None:
+        return self.bot.vote(obs)
 
 
 class SeatPolicies:
@@ -188,14 +183,14 @@ class Drive:
 
     def _new_driver(self) -> Driver:
         """The driver of a game that starts."""
-        return Driver(ServerTable(self), SeatPolicies(self.seats), self._rng)
+        return Driver(ServerTable(self), SeatPolicies(self.seats), self._rng, watch=False)
 
     def _stand_in_action(self, seat: int) -> Action | None:
         """The honest bot's action for a human seat whose turn clock ran out (T9)."""
         bot = self._standins.get(seat)
         if bot is None:
             bot = self._standins[seat] = RandomBot(seat, self._standin_seed)  # honest: cheat=0
-        action = bot.choose_action(self.table)
+        action = self._driver.decide(seat, bot)
         if action is None:  # no honest way on: any possible action keeps the game going
             possible = self.table.game.actions(seat)
             action = possible[0] if possible else None

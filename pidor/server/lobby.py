@@ -24,7 +24,7 @@ import msgpack
 import trio
 
 from .. import __version__, wire
-from ..engine.rules import GAME_PREFIXES, rules_of
+from ..engine.rules import GAME_RULINGS, rules_of
 from ..engine.game import shown
 from .limits import Limits
 from .requests import RequestError, field_bool, field_int, field_str
@@ -186,8 +186,8 @@ class Lobby:
             self._list(conn, msg, rid)
         elif kind == "rules":
             game = field_str(msg, "game", optional=True, max_len=32)
-            if game is not None and game not in GAME_PREFIXES:
-                raise RequestError("bad_request", f"rules.game must be one of {', '.join(GAME_PREFIXES)}")
+            if game is not None and game not in GAME_RULINGS:
+                raise RequestError("bad_request", f"rules.game must be one of {', '.join(GAME_RULINGS)}")
             conn.send({"type": "rules", "id": rid, "rules": rules_of(game)})
         elif kind == "create":
             self._create(conn, msg, rid)

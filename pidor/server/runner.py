@@ -29,7 +29,7 @@ from typing import Callable
 import trio
 
 from .. import wire
-from ..bots import RandomBot, parse_spec
+from ..bots import RandomBot, make_policy, parse_spec
 from ..engine.game import ActionError, Event, project
 from ..engine.seeds import Rng
 from ..engine.table import Table
@@ -358,6 +358,8 @@ class TableRunner(Drive):
         if not events:
             return
         self.house.log_sink(self.game_ref, events)  # an observer (tests); the game log is self.rec's
+        if self._driver is not None:
+            self._driver.feed(events)  # the bots' knowledge: every event, whoever made it
         after = self._hidden()
         now = trio.current_time()
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
@@ -534,7 +536,7 @@ class TableRunner(Drive):
         self._occupants = occupants
         bot_seed = self.house.new_seed()
         for s in self.seats:
-            s.bot = RandomBot.from_spec(s.index, bot_seed, s.spec) if s.kind == "bot" else None
+            s.bot = make_policy(s.spec, s.index, bot_seed) if s.kind == "bot" else None
             s.turn_seq = s.turn_deadline = None
         self._standins = {}
         self._standin_seed = self.house.new_seed()

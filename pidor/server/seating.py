@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import RandomBot, parse_spec
+from ..bots import Policy, parse_spec
 from ..engine.game import shown
 from ..engine.table import table_options
 from .seams import Peer
@@ -79,7 +79,7 @@ class Seat:
     conn: Peer | None = None  # the player's connection; None while away
     spec: dict | None = None  # bot seats: the policy spec
     replaced: bool = False  # a human who left during the game (T9)
-    bot: RandomBot | None = field(default=None, repr=False)  # bot seats: this game's policy
+    bot: Policy | None = field(default=None, repr=False)  # bot seats: this game's policy
     turn_seq: int | None = None  # the event seq of the last "turn" sent (None: not prompted)
     turn_deadline: float | None = None  # T9: when the turn clock of this seat runs out
     # §5 "Acting on what you saw": the turns sent since the situation began, as (seq, honest

@@ -1,0 +1,449 @@
+"""What one seat knows, built from what it was shown: a view, then projected events.
+
+:class:`Knowledge` keeps a **belief**: an engine :class:`~pidor.engine.table.Table` whose
+public cards, counts, own hand, mark, window and court are exactly those the seat saw, and
+whose hidden slots (the deck, face-down cards, other hands, prikups) hold the cards the
+seat cannot place, in some order. It starts from a view (a ``snapshot``'s, or
+``Table.view(seat)`` in-process) and is advanced by the engine itself: every public
+``action`` event is played on the belief table (``act``), and ``window_closed``, ``call``,
+``vote``, ``abstain``, ``verdict`` and ``bito_timeout`` become the table calls that made
+them. Before a card is used, it is swapped into place among the unknown cards: the card a
+player lays was in his hand, the card drawn face up (P9) was on top of the deck, the
+cards dealt to this seat are the ones its private events name. No rule is written twice:
+the engine judges the belief as it judges the real table.
+
+Because no rule in ``pidor.engine.rules`` depends on a hidden card (each is judged from
+the open cards, the table, the counts and the trump), the belief judges every action as
+the real table does. :meth:`Knowledge.visible_violations` is therefore the table's own
+check on the state before the action (``tests/test_observe.py`` checks it against the
+recorded violations of many cheating games).
+
+It works the same over TCP (the SDK has snapshots and events only) as in-process: the
+events are kept as they come and played when a policy first asks (``visible_violations``,
+``determinize``, ``actions``): a policy that never asks pays nothing. A fresh view
+(``reset``) rebuilds the belief; so does anything the belief cannot follow (e.g. a view
+taken while a call window was open, whose action the view does not show): until then
+the seat's knowledge answers as if nothing was seen to break a rule.
+
+What a rebuilt belief forgets: which cards are in the discard pile and which cards others
+were seen to take or hold (a view shows counts only); events seen since keep adding.
+A hidden payment (P10, D12, seen by neither side) makes the giver's cards unknown: the
+seat no longer knows which of them went.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..cards import card_code, deck as full_deck, parse_card
+from ..engine.game import ActionError, Game, project
+from ..engine.games import game_class
+from ..engine.pidor import PidorGame
+from ..engine.seeds import Rng
+from ..engine.table import Court, Table, Timer, Window
+
+__all__ = ["Knowledge"]
+
+#: The belief's clocks: 0 s, so that a ``tick(0)`` runs whatever the real clock ran out.
+_NO_WAIT = {"call_window": 0.0, "vote_timeout": 0.0, "bito_timeout": 0.0, "turn_timeout": None,
+            "trick_display": 0.0, "tutorial": False}
+
+class BeliefLost(Exception):
+    """The events do not fit the belief (it was built from a view that left something out)."""
+
+
+class Knowledge:
+    """One seat's knowledge of the current game. ``feed`` it every event (projected for
+    the seat, or in full: it projects them itself); ``reset`` it with a fresh view.
+    ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
+    each event once for every seat, and nobody calls ``feed``)."""
+
+    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
+
+    def __init__(self, seat: int, rules: dict, log: list[dict] | None = None) -> None:
+        self.seat = seat
+        self.rules = rules
+        self._events: list[dict] = [] if log is None else log  # as fed (full or projected)
+        self._done = 0  # events played on the belief
+        self._table: Table | None = None
+        self._view: Any = None  # the view to build the belief from, until it is built
+        self._unknown: set[int] = set()
+        self._gave: list[int] = []  # the cards this seat paid with, in order (its events do not show them)
+        self._cards = _PidorCards if issubclass(game_class(rules["game"]), PidorGame) else _DurakCards
+
+    # ------------------------------------------------------------------ input
+
+    def reset(self, view: dict | Callable[[], dict], events: list[dict] | None = None) -> None:
+        """A fresh view (or a function that gives it, called when the belief is first
+        needed): the belief is rebuilt from it. ``events``: this game's events up to the
+        view, to keep instead of those kept so far (``None``: keep them); the view already
+        shows their effect."""
+        if events is not None:
+            self._events[:] = events
+        self._done = len(self._events)
+        self._gave = []
+        self._table, self._view = None, view
+
+    def _build(self) -> None:
+        view, self._view = self._view, None
+        try:
+            self._table, self._unknown = self._cards.from_view(view() if callable(view) else view, self.rules, self.seat)
+        except (KeyError, TypeError, ValueError, IndexError):
+            self._table = None
+
+    def feed(self, events: list[dict]) -> None:
+        self._events.extend(events)
+
+    def sent(self, action: dict) -> None:
+        """The table took ``action`` of this seat: a payment's card is shown to the
+        recipient only (P10, D12), so the seat remembers which card it gave."""
+        if action.get("type") == "give" and type(action.get("card")) is str:
+            self._gave.append(parse_card(action["card"]))
+
+    def unsent(self) -> None:
+        """The table refused the last action :meth:`sent` told of (over TCP: ``stale``)."""
+        if self._gave:
+            self._gave.pop()
+
+    def events(self) -> list[dict]:
+        """This game's events as the seat saw them (projected)."""
+        seat = self.seat
+        return [project(e, seat) for e in self._events]
+
+    # ------------------------------------------------------------------ answers
+
+    def belief(self) -> Table | None:
+        """The belief table, advanced through every event fed (``None``: lost until the
+        next view)."""
+        events, seat = self._events, self.seat
+        if self._view is not None:
+            self._build()
+        while self._table is not None and self._done < len(events):
+            i = self._done
+            e = project(events[i], seat)
+            if e["type"] == "action" and e["action"].get("type") == "draw" and i + 1 >= len(events):
+                break  # its consequence (the card drawn, P9) has not come yet
+            try:
+                self._play(e, project(events[i + 1], seat) if i + 1 < len(events) else None)
+            except (ActionError, BeliefLost, KeyError, TypeError, ValueError, IndexError):
+                self._table = None
+                break
+            self._done = i + 1
+        return self._table
+
+    def actions(self) -> list[dict]:
+        """Every action the seat's hands could make now (cheats included)."""
+        t = self.belief()
+        if t is None:
+            return []
+        game = t.game
+        return [game.action_data(a) for a in t.actions(self.seat)]
+
+    def honest(self) -> list[dict]:
+        t = self.belief()
+        if t is None:
+            return []
+        game = t.game
+        return [game.action_data(a) for a in t.honest_actions(self.seat)]
+
+    def may_wait(self) -> bool:
+        t = self.belief()
+        return t is not None and t.game is not None and t.game.may_wait(self.seat)
+
+    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
+        """The rule ids ``action`` of ``seat`` breaks, judged by the engine on the public
+        state in which it is made: the open window's action on the state before it (the
+        belief's own window), any other on the state now. ``()`` when the belief is lost
+        or the action is one the seat's hands could not make."""
+        t = self.belief()
+        if t is None or t.game is None:
+            return ()
+        w = t.window
+        if w is not None and w.seat == seat and w.action == action:
+            return tuple(w.violations)
+        game = t.game
+        saved = game.snapshot()
+        try:
+            parsed = game.parse_action(action)
+            self._into_hand(game, seat, parsed)
+            return game.check(seat, parsed)
+        except (ActionError, BeliefLost):
+            return ()
+        finally:
+            game.restore(saved)
+
+    def determinize(self, rng: Rng) -> Game | None:
+        """An engine game consistent with everything the seat has seen: the cards it cannot
+        place are dealt at random (``rng``) into the hidden slots, everything else is as
+        seen. ``None`` when the belief is lost."""
+        t = self.belief()
+        if t is None or t.game is None:
+            return None
+        game = type(t.game).from_data(t.game.to_data())
+        slots = [(cards, i) for cards in self._cards.lists(game) for i, c in enumerate(cards) if c in self._unknown]
+        deal = [cards[i] for cards, i in slots]
+        for k in range(len(deal) - 1, 0, -1):  # Fisher–Yates with the caller's Rng (T10)
+            j = rng.below(k + 1)
+            deal[k], deal[j] = deal[j], deal[k]
+        for (cards, i), c in zip(slots, deal):
+            cards[i] = c
+        return game
+
+    # ------------------------------------------------------------------ the belief's moves
+
+    def _play(self, e: dict, after: dict | None) -> None:
+        t, kind = self._table, e["type"]
+        if kind == "action":
+            game = t.game
+            seat = e["seat"]
+            data = e["action"]
+            if data.get("type") == "give" and "card" not in data:
+                if seat == self.seat and self._gave and self._gave[0] in game.hands[seat]:
+                    data = {"type": "give", "card": card_code(self._gave.pop(0))}
+                else:
+                    self._hidden_give(seat)
+                    return
+            action = game.parse_action(data)
+            if action[0] == "draw" and after is not None and after.get("type") == "draw" and "card" in after:
+                self._onto_deck(game, parse_card(after["card"]))  # P9: a face-up draw
+            if seat != self.seat:
+                self._into_hand(game, seat, action)
+            t.act(seat, action, 0.0)
+            self._unknown.difference_update(self._cards.from_hand(action))
+        elif kind == "window_closed" or kind == "verdict" or kind == "bito_timeout":
+            if kind != "verdict" or t.court is not None:
+                t.tick(0.0)
+        elif kind == "call":
+            t.answer(e["caller"], True, 0.0)
+        elif kind == "vote":
+            t.vote(e["seat"], e["guilty"], 0.0)
+        elif kind == "abstain":
+            t.abstain(e["seat"], 0.0)
+        else:
+            self._reveal(e)
+
+    def _reveal(self, e: dict) -> None:
+        """A consequence already played on the belief: put the cards it shows this seat
+        where it says (they were unknown: swapped with the belief's guesses)."""
+        cards = e.get("cards") if e.get("seat") == self.seat else None
+        if cards and e["type"] in ("draw", "prikup"):
+            game = self._table.game
+            hand = game.hands[self.seat]
+            got = [parse_card(c) for c in cards]
+            first = len(hand) - len(got)  # the engine put the belief's guesses here, in order
+            for i, card in enumerate(got):
+                if hand[first + i] != card:
+                    if card not in self._unknown and card not in hand[first:]:
+                        raise BeliefLost(f"{card_code(card)} came to this seat, which saw it elsewhere")
+                    self._swap(game, card, hand[first + i])
+            self._unknown.difference_update(got)
+        elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
+            self._unknown.discard(parse_card(e["card"]))
+        elif e["type"] == "bout" and "attacker" in e:
+            # Who leads may hang on hidden hands (V4 «пятки»: the attack passes on from
+            # whoever holds no pair): the belief follows what the table announced.
+            game = self._table.game
+            owner = game.owner
+
+            def place(s: int) -> int:
+                return s if owner[s] == s else owner.index(s)
+
+            # (V6: the event names the seats that play the places; a seat that plays for
+            # several keeps the belief's place while it agrees with the event)
+            if owner[game.attacker] != e["attacker"]:
+                game.attacker = place(e["attacker"])
+            if owner[game.defender] != e["defender"]:
+                game.defender = place(e["defender"])
+            game.limit = e["limit"]
+            if "passed" in e:
+                game.passed, game.forced = list(e["passed"]), e["forced"]
+        elif e["type"] == "deal_end" and e.get("trump") is not None:
+            self._table.game.trump = "cdhs".index(e["trump"])  # a belief rebuilt mid-deal could not know it
+
+    def _hidden_give(self, giver: int) -> None:
+        """A payment seen by neither side (P10, D12): some card of the giver's goes; which
+        one is unknown, so all of his are."""
+        game = self._table.game
+        hand = game.hands[giver]
+        self._unknown.update(hand)
+        action = ("give", hand[-1])
+        self._table.act(giver, action, 0.0)
+
+    def _into_hand(self, game: Any, seat: int, action: tuple) -> None:
+        """The cards of ``action`` were in ``seat``'s hand: swap them there among the unknown."""
+        cards = self._cards.from_hand(action)
+        hand = game.hands[seat]
+        for card in cards:
+            if card in hand:
+                continue
+            if card not in self._unknown:
+                raise BeliefLost(f"seat {seat} played {card_code(card)}, which the seat saw elsewhere")
+            spare = next((c for c in reversed(hand) if c in self._unknown and c not in cards), None)
+            if spare is None:
+                raise BeliefLost(f"seat {seat} has no card the seat cannot place")
+            self._swap(game, card, spare)
+
+    def _onto_deck(self, game: Any, card: int) -> None:
+        if game.deck and game.deck[-1] != card:
+            if card not in self._unknown:
+                raise BeliefLost(f"{card_code(card)} was drawn, but the seat saw it elsewhere")
+            self._swap(game, card, game.deck[-1])
+
+    def _swap(self, game: Any, a: int, b: int) -> None:
+        where = {}
+        for cards in self._cards.lists(game):
+            for i, c in enumerate(cards):
+                if c == a or c == b:
+                    where[c] = (cards, i)
+        if len(where) != 2:
+            raise BeliefLost(f"cannot find {card_code(a)} and {card_code(b)}")
+        (la, ia), (lb, ib) = where[a], where[b]
+        la[ia], lb[ib] = b, a
+
+
+# ---------------------------------------------------------------------------------------
+# Per game: where cards lie, and a belief from a view.
+
+
+def _belief_table(rules: dict, view: dict, game: Game) -> Table:
+    """A table around ``game`` with the view's public table state and clocks of 0 s."""
+    status = view.get("status") or {}
+    options = {k: v for k, v in rules.items() if k not in ("bots",)}
+    options.update(_NO_WAIT)
+    t = Table(options)
+    t.game = game
+    t.games = status.get("number", 1)
+    t.mark = status.get("mark")
+    t.honest_only = set(status.get("honest_only") or ())
+    t.over = status.get("state") == "over"
+    w = status.get("window")
+    if w is not None:  # which action it is about, the view does not say: lost at the first call
+        t.window = Window(w["seat"], {}, [], list(w["owing"]), 0.0, None, t.mark)
+    c = status.get("court")
+    if c is not None:
+        t.court = Court(c["caller"], c["accused"], c["action"], [r["id"] for r in c["rules"]], {},
+                        set(c["voters"]), 0.0, None, t.mark)
+    timer = game.timer()
+    if timer is not None:
+        t.timer = Timer(timer[0], timer[1], 0.0)
+    return t
+
+
+def _fill(slots: int, pool: list[int]) -> list[int]:
+    if slots > len(pool):
+        raise ValueError("the view shows more hidden cards than there are")
+    out = pool[:slots]
+    del pool[:slots]
+    return out
+
+
+class _PidorCards:
+    @staticmethod
+    def lists(g: Any) -> list[list[int]]:
+        return [g.deck, g.table, g.discard, *g.stacks, *g.hands, *g.prikups]
+
+    @staticmethod
+    def from_hand(action: tuple) -> tuple[int, ...]:
+        """The cards ``action`` takes from the actor's hand."""
+        return (action[1],) if action[0] in ("lead", "beat", "give") else ()
+
+    @staticmethod
+    def from_view(v: dict, rules: dict, seat: int) -> tuple[Table, set[int]]:
+        n, size = rules["players"], rules["deck"]
+        codes = lambda xs: [parse_card(x) for x in xs]  # noqa: E731
+        stacks_up = [codes(st["cards"]) for st in v["stacks"]]
+        hand = codes(v.get("hand") or [])
+        held = None if v["held"] is None else parse_card(v["held"])
+        table = codes(v["table"])
+        seen = {*hand, *table, *(c for st in stacks_up for c in st)} | ({held} if held is not None else set())
+        pool = [c for c in full_deck(size) if c not in seen]
+        unknown = set(pool)
+        stacks = [_fill(st["hidden"], pool) + up for st, up in zip(v["stacks"], stacks_up)]
+        hands = [hand if s == seat else _fill(k, pool) for s, k in enumerate(v["hands"])]
+        prikups = [_fill(k, pool) for k in v["prikups"]]
+        discard = _fill(v["discard"], pool)
+        deck = _fill(v["deck"], pool)
+        if pool:
+            raise ValueError("the view leaves cards unplaced")
+        phase, turn = v["phase"], v["turn"]
+        last_drawer = None
+        if phase == "deal" and v["deck"] < size - 3 * n:
+            last_drawer = turn if v["drew"] else (turn - 1) % n
+        elif phase != "deal":
+            last_drawer = v.get("turn") if phase == "tricks" else None
+        payment = v.get("payment")
+        given = [[p["from"], p["to"], 0] for p in v.get("payments") or ()]
+        data = {
+            "game": "pidor", "version": PidorGame.version, "players": n, "deck_size": size,
+            "phase": phase, "turn": turn, "held": held, "drew": v["drew"], "last_drawer": last_drawer,
+            "trump": None if v["trump"] is None else "cdhs".index(v["trump"]),
+            "trick_size": v["trick_size"], "closed": v["closed"],
+            "next_leader": (v["table_seats"][-1] if table else None) if v["closed"] else None,
+            "quiet_tricks": 0, "trick_moves": 0,
+            "pay_from": None, "giver": None if payment is None else payment["from"],
+            "deck": deck, "pidorstvo": list(v["pidorstvo"]), "table": table,
+            "table_seats": list(v["table_seats"]), "discard": discard, "order": list(v["out"]),
+            "stacks": stacks, "hands": hands, "prikups": prikups,
+            "dues": [[d["to"], d["count"]] for d in v.get("dues") or ()], "given": given,
+            "result": v["result"],
+        }
+        return _belief_table(rules, v, PidorGame.from_data(data)), unknown
+
+
+class _DurakCards:
+    @staticmethod
+    def lists(g: Any) -> list[list[int]]:
+        return [g.deck, g.discard, g.attack, g.cover, *g.hands]
+
+    @staticmethod
+    def from_hand(action: tuple) -> tuple[int, ...]:
+        """The cards ``action`` takes from the actor's hand (simple durak leads several, V2)."""
+        if action[0] == "lead":
+            return tuple(action[1])
+        return (action[1],) if action[0] in ("attack", "cover", "transfer", "give") else ()
+
+    @staticmethod
+    def from_view(v: dict, rules: dict, seat: int) -> tuple[Table, set[int]]:
+        n, size = v["players"], v["deck_size"]
+        hand = [parse_card(c) for c in v.get("hand") or []]
+        attack = [parse_card(a) for a, _ in v["table"]]
+        cover = [-1 if c is None else parse_card(c) for _, c in v["table"]]
+        trump_card = None if v["trump_card"] is None else parse_card(v["trump_card"])
+        seen = {*hand, *attack, *(c for c in cover if c >= 0)} | ({trump_card} if trump_card is not None else set())
+        pool = [c for c in full_deck(size) if c not in seen]
+        if trump_card is None:  # drawn already: only its suit is on show; any card of it will do
+            trump_suit = "cdhs".index(v["trump"])
+            trump_card = next(c for c in [*pool, *hand, *attack, *cover] if c >= 0 and c // 13 == trump_suit)
+        unknown = set(pool)
+        hands = [hand if s == seat else _fill(k, pool) for s, k in enumerate(v["hands"])]
+        discard = _fill(v["discard"], pool)
+        deck_top_first = _fill(v["deck"] - 1, pool) + [trump_card] if v["deck"] else []
+        if pool:
+            raise ValueError("the view leaves cards unplaced")
+        code = card_code
+        cls = game_class(v["game"])
+        # V6: with teams, a seat whose partner went out plays his place too (``plays_for``);
+        # the view names the seats that play the attacker's and the defender's places.
+        owner = list(v.get("plays_for") or range(n))
+
+        def place(s: int) -> int:
+            return s if owner[s] == s else owner.index(s)
+
+        data = {
+            "game": v["game"], "version": cls.version, "players": n, "deck_size": size,
+            "hard": v["hard"], "teams": v.get("teams"), "cap": size if rules.get("no_limit") else cls.HAND,
+            "owner": owner, "epaulettes": [False] * n, "barred": False,
+            "trump_card": code(trump_card), "first": place(v["attacker"]),
+            "deck": [code(c) for c in deck_top_first], "hands": [[code(c) for c in h] for h in hands],
+            "discard": [code(c) for c in discard], "attack": [code(c) for c in attack],
+            "cover": [None if c < 0 else code(c) for c in cover],
+            "attacker": place(v["attacker"]), "defender": place(v["defender"]), "limit": v["limit"],
+            "bito": [s in v["bito"] for s in range(n)], "out": [s in v["out"] for s in range(n)],
+            "order": list(v["out"]), "ended": "bito" if v["phase"] == "draw" else None,
+            "payments": [[p["from"], p["to"]] for p in v["payments"]], "token": 0, "result": v["result"],
+            # simple durak (V2-V4): its lead variant; the quiet bouts before a draw are not shown
+            "lead": v.get("lead"), "passed": list(v.get("passed") or ()), "forced": bool(v.get("forced")),
+            "quiet": 0,
+        }
+        return _belief_table(rules, v, game_class(v["game"]).from_data(data)), unknown
+

@@ -1,0 +1,168 @@
+"""The bot interface: a :class:`Policy` decides for one seat from its :class:`Observation`.
+
+A policy is handed the seat's observation and nothing else: the same projected events and
+views a remote client gets, the seat's honest options (the ``turn`` message's), the open
+call window or court, and what the seat can work out from them (:mod:`.observe`: the
+actions its hands can make, the rules an action visibly broke, a deal consistent with
+everything it has seen). It never reads the table or the engine's hidden state. The same
+class plays in-process (:mod:`pidor.driver`, ``pidor match``), as a server seat, and over
+TCP through the SDK (:class:`pidor.bots.remote.PolicyBot`).
+
+Actions are in wire form, as in ``turn.options``: ``{"type": "beat", "card": "Th",
+"target": 0}``. A policy may return any action (one outside ``obs.honest`` is a cheat,
+T1); one its hands cannot make is refused and counts as nothing done.
+
+Write your own by subclassing :class:`Policy` (or a built-in one) and overriding
+:meth:`Policy.act`, :meth:`Policy.call` and :meth:`Policy.vote`; register it in
+:mod:`.specs` to name it in specs (``builtin:NAME:k=v``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Protocol
+
+from ..engine.seeds import Rng
+
+__all__ = ["Policy", "Observation", "SeatSource"]
+
+
+class Policy:
+    """One seat's decisions. Subclasses set :attr:`name` (the builtin name in specs) and
+    :attr:`PARAMS` (spec parameters with their defaults: a float is a rate in [0, 1], an
+    int a count ≥ 0), and override what they decide.
+
+    Every bit of chance comes from :attr:`rng`, seeded from ``seed`` and the seat (T10):
+    the same seeds give the same decisions.
+    """
+
+    name: ClassVar[str] = ""
+    PARAMS: ClassVar[dict[str, Any]] = {}
+    #: The log's ``auto`` for this policy's actions (T9: ``"absent"`` when it plays for a
+    #: player who is away or gone); ``None``: the actions are the seat's own.
+    auto: ClassVar[str | None] = None
+
+    def __init__(self, seat: int, seed: bytes = b"", **params: Any) -> None:
+        unknown = sorted(set(params) - set(self.PARAMS))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no parameter {', '.join(unknown)}; "
+                            f"known: {', '.join(self.PARAMS) or 'none'}")
+        self.seat = seat
+        self.seed = seed
+        self.rng = Rng(seed, f"bot:{seat}")
+        for key, default in self.PARAMS.items():
+            setattr(self, key, params.get(key, default))
+
+    def params(self) -> dict[str, Any]:
+        """The parameters as given (for logs and specs)."""
+        return {k: getattr(self, k) for k in self.PARAMS}
+
+    def act(self, obs: "Observation") -> dict | None:
+        """The seat's game action now (wire form), or ``None`` to wait (nothing to do, or
+        durak's silence, which the «бито» clock counts, D5). Asked while the seat may act."""
+        return None
+
+    def call(self, obs: "Observation") -> bool:
+        """``True`` to call («пидор!») the action in ``obs.window``; ``False`` passes (T3)."""
+        return False
+
+    def vote(self, obs: "Observation") -> bool | None:
+        """In the court ``obs.court``: ``True`` «пидор» (guilty), ``False`` «чист», ``None``
+        abstains (T4)."""
+        return None
+
+    def observe(self, obs: "Observation", event: dict) -> None:
+        """Every new projected event, in order (optional; the driver calls it only when a
+        class overrides it, so a policy that does not listen costs nothing)."""
+
+
+class SeatSource(Protocol):
+    """Where an :class:`Observation` gets what its seat knows: the driver's view of an
+    in-process table (:mod:`pidor.driver`) or the SDK's received messages
+    (:mod:`pidor.bots.remote`). Every method answers for the one seat only."""
+
+    def view(self) -> dict: ...
+    def events(self) -> list[dict]: ...
+    def honest(self) -> list[dict]: ...
+    def may_cheat(self) -> bool: ...
+    def may_wait(self) -> bool: ...
+    def window(self) -> dict | None: ...
+    def court(self) -> dict | None: ...
+    def mark(self) -> int | None: ...
+    def actions(self) -> list[dict]: ...
+    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]: ...
+    def determinize(self, rng: Rng) -> Any: ...
+
+
+class Observation:
+    """What one seat may know now; the same shape in-process, as a server seat and over TCP.
+
+    * ``seat``, ``game`` (the game id), ``players``, ``rules`` (the table's options);
+    * ``view``: the seat's projected view now (the ``snapshot`` view: the game's view of the
+      seat plus the table's public ``status``);
+    * ``events``: the projected events of the current game so far, in order (wire form);
+    * ``honest``: the seat's honest actions now (``turn.options``), ``[]`` when not on turn;
+    * ``may_cheat``: ``False`` while the seat must replay honestly (T6);
+    * ``may_wait``: the seat is among those who may act but need not (durak's defender once
+      every card is covered, D5);
+    * ``window``: the open call window (the ``window`` event plus ``action``, the action it
+      is about) or ``None``; ``court``: the sitting court (the ``court`` event) or ``None``;
+      ``mark``: the seat holding the mark;
+    * ``actions()``: every action the seat's hands could make now, cheats included, from
+      its own knowledge;
+    * ``visible_violations(seat, action)``: the rule ids ``action`` of ``seat`` visibly
+      breaks, judged by the engine's own check from the public state in which it is made
+      (the open window's action: the state before it; any other: the state now);
+    * ``determinize(rng)``: an engine game consistent with everything the seat has seen.
+
+    The values are computed when first asked (a policy that never asks pays nothing).
+    """
+
+    __slots__ = ("seat", "game", "players", "rules", "_src")
+
+    def __init__(self, seat: int, rules: dict, source: SeatSource) -> None:
+        self.seat = seat
+        self.rules = rules
+        self.game = rules["game"]
+        self.players = rules["players"]
+        self._src = source
+
+    @property
+    def view(self) -> dict:
+        return self._src.view()
+
+    @property
+    def events(self) -> list[dict]:
+        return self._src.events()
+
+    @property
+    def honest(self) -> list[dict]:
+        return self._src.honest()
+
+    @property
+    def may_cheat(self) -> bool:
+        return self._src.may_cheat()
+
+    @property
+    def may_wait(self) -> bool:
+        return self._src.may_wait()
+
+    @property
+    def window(self) -> dict | None:
+        return self._src.window()
+
+    @property
+    def court(self) -> dict | None:
+        return self._src.court()
+
+    @property
+    def mark(self) -> int | None:
+        return self._src.mark()
+
+    def actions(self) -> list[dict]:
+        return self._src.actions()
+
+    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
+        return self._src.visible_violations(seat, action)
+
+    def determinize(self, rng: Rng) -> Any:
+        return self._src.determinize(rng)
