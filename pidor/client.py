@@ -351,7 +351,7 @@ class TableState:
                 s["honest_only"] = [x for x in s["honest_only"] if x != e.get("seat")]
         elif t == "window":
             s.update(state="window", window={k: e.get(k) for k in ("seat", "owing", "deadline")})
-        elif t == "call":
+        elif t in ("call", "window_closed"):
             s["window"] = None
         elif t == "court":
             s.update(state="court", window=None, court={**{k: v for k, v in e.items() if k != "type"}, "votes": {}})

@@ -161,7 +161,11 @@ def export(log: str, fmt: str, output: str) -> None:
         click.echo(f"{log}: broken log: {problem}; exporting the {len(data.records)} whole records before it",
                    err=True)
     text = export_jsonl(data)
-    with click.open_file(output, "w", encoding="utf-8") as f:
-        f.write(text)
+    try:
+        with click.open_file(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {output}: {e.strerror or e}; give -o a file in a directory "
+                                   "that exists and you may write") from None
     if problem is not None:
         sys.exit(1)

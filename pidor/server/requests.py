@@ -39,7 +39,7 @@ ERRORS = {
     "seat_taken": "the seat you asked for is not free",
     "game_running": "a game is being played at this table",
     "seats_empty": "a game starts only when every seat is taken",
-    "not_host": "only the host starts a game",
+    "not_host": "only the host starts a game or seats a bot",
     "busy": "the table is flooded with requests; try again",
     "server_full": "the server holds as many connections or tables as it may (in all or from your address)",
     "rate_limited": "your address made too many of these lately (tables, new players); retry after the wait named",

@@ -29,7 +29,7 @@ from typing import Callable
 import trio
 
 from .. import wire
-from ..bots import RandomBot, make_policy
+from ..bots import RandomBot, make_policy, parse_spec
 from ..engine.game import ActionError, Event, project
 from ..engine.seeds import Rng
 from ..engine.table import Table
@@ -37,7 +37,7 @@ from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
-from .requests import RequestError, field_bool, field_int
+from .requests import RequestError, field_bool, field_int, field_str
 from .seams import House, Peer
 from .seating import Seat
 from .seeds import commitment_hex, parse_seed
@@ -51,8 +51,8 @@ log = logging.getLogger(__name__)
 INBOX = 256
 
 #: Requests a table task handles (``table`` names the table; default: the player's own).
-TABLE_REQUESTS = ("join", "leave", "seed", "start", "act", "call", "pass", "vote", "tutorial_off", "resync", "watch",
-                  "unwatch")
+TABLE_REQUESTS = ("join", "leave", "seed", "start", "bot", "act", "call", "pass", "vote", "tutorial_off", "resync",
+                  "watch", "unwatch")
 
 
 class Busy(Exception):
@@ -86,8 +86,7 @@ class TableRunner(Drive):
         n = options["players"]
         self.seats = [Seat(i) for i in range(n)]
         for k, spec in enumerate(bot_specs):
-            seat = self.seats[n - len(bot_specs) + k]
-            seat.kind, seat.spec, seat.name = "bot", spec, f"bot-{seat.index}"
+            self.seats[n - len(bot_specs) + k].seat_bot(spec)
         self.host: int | None = None
         self.table: Table | None = None
         self.seq = 0
@@ -556,6 +555,29 @@ class TableRunner(Drive):
         self._emit(self.rec.start(now))
         for s in self.seats:  # the deal itself: each seat's view of it, from the first event on
             self._snapshot(s, now)
+        self._broadcast_info()
+
+    def _do_bot(self, conn, player, msg, rid) -> None:
+        """The host seats a built-in bot in a free seat between games (a person left
+        alone at a table fills the seats the others left, then starts)."""
+        seat = self._seat(player)
+        if seat.index != self.host:
+            raise RequestError("not_host", "only the host (the seat shown as host) seats bots")
+        if self.playing:
+            raise RequestError("game_running", "a game is being played at this table; seat bots after it")
+        index = field_int(msg, "seat")
+        if not 0 <= index < len(self.seats):
+            raise RequestError("bad_request", f"bot.seat must be 0..{len(self.seats) - 1}, not {index}")
+        text = field_str(msg, "spec", optional=True, max_len=256) or "builtin:random"
+        try:
+            spec = parse_spec(text)
+        except ValueError as e:
+            raise RequestError("bad_options", str(e)) from None
+        target = self.seats[index]
+        if target.kind != "vacant":
+            raise RequestError("seat_taken", f"seat {index} is not free at table {self.id}")
+        target.seat_bot(spec)
+        self._reply(conn, rid, {"type": "ok"})
         self._broadcast_info()
 
     def _do_seed(self, conn, player, msg, rid) -> None:

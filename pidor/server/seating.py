@@ -102,6 +102,10 @@ class Seat:
             out["replaced"] = self.replaced
         return out
 
+    def seat_bot(self, spec: dict) -> None:
+        """A built-in bot takes this seat (``spec`` as ``parse_spec`` gives it)."""
+        self.kind, self.spec, self.name = "bot", spec, f"bot-{self.index}"
+
     def vacate(self) -> None:
         self.kind, self.player, self.name, self.conn = "vacant", None, "", None
         self.spec, self.replaced, self.bot, self.seed = None, False, None, None
