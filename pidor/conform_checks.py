@@ -173,9 +173,12 @@ def check_rearm(records: list[Record], budget: float) -> str:
                 raise Failure(f"the kit {f.note} an action, but no error came back" + _gone(rec), rec, f)
             error = frames[k]
             code = error.msg.get("code")
-            again = next((g for g in frames[k + 1:] if g.conn == f.conn and g.dir == "c2s" and _type(g) == "act"), None)
+            seq = f.msg.get("seq")  # (as the bot sent it: the turn's)
+            again = next((g for g in frames[k + 1:] if g.conn == f.conn and g.dir == "c2s" and _type(g) == "act"
+                          and g.msg.get("seq") == seq), None)
             if again is None:
-                raise Failure(f"never acted again after its action was refused ({code})" + _gone(rec), rec, error)
+                raise Failure(f"never acted again on the turn of seq {seq} after its action was refused ({code})"
+                              + _gone(rec), rec, error)
             wait = again.t - error.t
             if wait > budget:
                 raise Failure(f"acted again {wait:.2f} s after the refusal ({code}); the budget is {budget} s", rec, error)

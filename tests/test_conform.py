@@ -26,7 +26,7 @@ SCENARIO = {s.name: s for s in SCENARIOS}
 FLAWS = {
     "old-version": ("pidor-36", "handshake", "version 'pidor/1'", []),
     "double-act": ("guard", "turns", "acted twice on the turn", []),
-    "no-rearm": ("guard", "rearm", "never acted again after its action was refused", ["turns"]),
+    "no-rearm": ("guard", "rearm", "never acted again on the turn of seq", ["turns"]),
     "no-windows": ("pidor-36", "windows", "never answered the call window", ["handshake", "budget"]),
     "pass-after-call": ("pidor-36", "windows", "answered the call window of seq", ["handshake", "turns"]),
     "no-vote": ("pidor-36", "courts", "never answered the court", ["handshake", "windows", "budget"]),
