@@ -51,7 +51,7 @@ from ..server.runner import TableRunner
 from ..server.store import Store
 from .entrants import Entrant, fill_command
 from .play import Setup
-from .record import count_events, finish_record, log_path, new_record, server_seed, standin_seed
+from .record import count_events, finish_record, log_path, match_extra, new_record, server_seed, standin_seed
 from .schedule import Game
 
 __all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "MAX_REFUSED"]
@@ -210,6 +210,9 @@ class MatchTable(TableRunner):
 
     def _do_start(self, conn, player, msg, rid) -> None:
         raise RequestError("not_host", "the match runner starts every game at this table")
+
+    def _log_extra(self) -> dict:
+        return match_extra(self.planned.record)
 
     # --- forfeits ------------------------------------------------------------------
 
