@@ -32,7 +32,7 @@ __all__ = ["Entrant", "parse_entrant", "named_entrant", "name_entrants", "PLACEH
 PLACEHOLDERS = ("host", "port", "table", "seat", "token")
 #: An entrant's name: printable, no ``=``, at most 32 characters (a player name's limit).
 NAME_MAX = 32
-_TOKEN = re.compile(r"[A-Za-z0-9_.~-]{8,128}")
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{7,127}")  # (no leading "-": a bot's --token would take it for an option)
 _KINDS = "builtin:POLICY[:params], py:MODULE:CLASS[:params], cmd:COMMAND LINE or tcp:TOKEN"
 
 
@@ -63,7 +63,8 @@ def parse_entrant(spec: str, name: str | None = None) -> Entrant:
         return Entrant(name, spec, kind, params=parse_spec(spec, python=True), given=given)
     if kind == "tcp":
         if not _TOKEN.fullmatch(rest):
-            raise ValueError(f"a tcp: token is 8..128 letters, digits or _.~- (the bot says hello with it), "
+            raise ValueError(f"a tcp: token is 8..128 letters, digits or _.~-, the first a letter or digit "
+                             f"(the bot says hello with it), "
                              f"not {shown(rest)}")
         return Entrant(name, spec, kind, token=rest, given=given)
     try:
