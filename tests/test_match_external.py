@@ -113,9 +113,26 @@ def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):
                 p.wait()
     far = {e["name"]: e for e in summary["entrants"]}["far"]
     assert far["games"] == 3 and far["forfeits"] == 0
-    assert bot_out.count("game ") == 3 and "back at table" in bot_out  # one connection, seated by its token
+    assert bot_out.count(" over: ") == 3 and "back at table" in bot_out  # one connection, seated by its token
+    assert "not_host" not in bot_out  # (it never asked to start: the runner is the host)
     for path in sorted((tmp_path / "logs").iterdir()):
         log = read_log(path)
         assert verify(log, str(path)).ok
         seat = log.header["extra"]["match"]["seating"].index("far")
         assert log.header["seats"][seat]["kind"] == "human" and log.header["seats"][seat]["name"] == "far"
+
+
+def test_programs_that_exit_after_each_game_are_launched_again(tmp_path):
+    """``--games 1``: the sample bot leaves and exits after its game; the runner does not
+    seat it on that connection again but launches it afresh for its next game (or at once,
+    when its leave came after that game began: the seat is away meanwhile). No game is
+    forfeited and every log verifies."""
+    once = SAMPLE.replace("--games 0", "--games 1")
+    summary, records = run(tmp_path, "--players", "3", "--games", "6", "--rotate", "--concurrency", "2",
+                           "--entrant", f"a={once}", "--entrant", f"b={once}", "--seat", "builtin:random")
+    assert sorted(r["index"] for r in records) == list(range(6))
+    for r in records:
+        assert r["forfeits"] == [], r
+        verified(r)
+    assert {e["name"]: (e["games"], e["forfeits"]) for e in summary["entrants"]} == {
+        "a": (6, 0), "b": (6, 0), "builtin:random": (6, 0)}
