@@ -156,7 +156,7 @@ class MatchTable(TableRunner):
     ``begin`` reach its task through the inbox like requests; presence, forfeits and the
     end of the game go to the runner through ``present`` and the planned game."""
 
-    def __init__(self, server: Server, table_id: int, options: dict, clock, gone: set[int]) -> None:
+    def __init__(self, server: Server, table_id: int, options: dict, clock, gone: set) -> None:
         super().__init__(TableHouse(server), table_id, options, [])
         self.clock = clock
         self.gone = gone  # connections that said leave (the match's, all tables)
