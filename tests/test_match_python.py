@@ -81,8 +81,11 @@ def test_a_bad_python_entrant_is_a_one_line_usage_error(spec, message):
 
 def test_the_same_class_plays_over_tcp_through_the_sdk(tmp_path):
     """``random_bot.py --policy py:my_policies:Cheater`` as a cmd: entrant: the class plays
-    from what the client receives, and cheats as it does in-process."""
+    from what the client receives, and cheats as it does in-process; beside it, the same
+    class as a ``py:`` seat of that server table."""
     bot = SAMPLE + " --policy py:my_policies:Cheater"
-    result = run_match("pidor", 2, 2, seed="tcp", entrants=[], specs=[bot], stderr_dir=tmp_path / "err")
-    seat = {e["name"]: e for e in result.summary["entrants"]}["random_bot.py"]
-    assert seat["games"] == 2 and seat["forfeits"] == 0 and seat["cheats"] > 0
+    result = run_match("pidor", 3, 2, seed="tcp", specs=[bot, "py:my_policies:Cheater"], stderr_dir=tmp_path / "err")
+    rows = {e["name"]: e for e in result.summary["entrants"]}
+    for name in ("random_bot.py", "py:my_policies:Cheater"):
+        assert rows[name]["games"] == 2 and rows[name]["forfeits"] == 0 and rows[name]["cheats"] > 0
+    assert rows["builtin:random"]["cheats"] == 0
