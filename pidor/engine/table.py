@@ -329,10 +329,7 @@ class Table:
 
     def answer(self, seat: int, call: bool, now: float = 0.0) -> list[Event]:
         """``call`` («пидор!») or ``pass`` on the action in the open window (T2, T3)."""
-        window = self.window
-        if window is None:
-            raise NotNow("there is no action to call now" if self.court is None
-                         else "the court is already sitting on this action (T2: one call per action)")
+        window = self.window or self._no_window()
         if seat not in window.owing:
             raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
         if not call:
@@ -357,6 +354,20 @@ class Table:
         if not voters:
             events += self._verdict(now)
         return events
+
+    def passes(self, seats: list[int], now: float = 0.0) -> list[Event]:
+        """``answer(seat, False, now)`` for each of ``seats`` in order, in one call (bots
+        that pass together): the same events and the same state. Refused as a whole,
+        changing nothing, when one of them could not pass (T3)."""
+        window = self.window or self._no_window()
+        owing = window.owing
+        if not all(s in owing for s in seats) or len(set(seats)) != len(seats):
+            raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
+        if len(seats) == len(owing):
+            return self._close_window(now)
+        for seat in seats:
+            owing.remove(seat)
+        return []
 
     def vote(self, seat: int, guilty: bool, now: float = 0.0) -> list[Event]:
         """«пидор» (``guilty=True``) or «чист» in the sitting court (T4)."""
@@ -410,6 +421,10 @@ class Table:
         if self.over:
             raise NotNow("the game is over")
         return self.game
+
+    def _no_window(self) -> Window:
+        raise NotNow("there is no action to call now" if self.court is None
+                     else "the court is already sitting on this action (T2: one call per action)")
 
     def _window_length(self, events: list[Event]) -> float | None:
         """T3: every callable action gets at least the full ``call_window``; an event with

@@ -189,6 +189,16 @@ class Recorder:
                 self._passed_events += events
         return events
 
+    def passes(self, seats: list[int], now: float = 0.0) -> list[dict]:
+        """Passes of several seats in one call (:meth:`Table.passes`), logged as the same
+        passes one by one would be."""
+        events = self.table.passes(seats, now)
+        if self.writer is not None:
+            self._passed += seats
+            self._passed_now = float(now)
+            self._passed_events += events
+        return events
+
     def vote(self, seat: int, guilty: bool, now: float = 0.0) -> list[dict]:
         events = self.table.vote(seat, guilty, now)
         if self.writer is not None:
