@@ -141,8 +141,7 @@ class TableSeat(Observation):
         if w is None:
             return None
         # ``owing`` as the window event said: who has passed since is not shown (T3).
-        in_game = self._table.game.in_game
-        owing = [s for s in range(self.players) if s != w.seat and in_game(s)]
+        owing = [s for s in self._table.game.in_game_seats() if s != w.seat]
         return {"type": "window", "seat": w.seat, "owing": owing, "deadline": w.deadline, "action": w.action}
 
     @property
@@ -180,7 +179,7 @@ class Driver:
     the table refused."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
-                 "public", "_listeners", "_batch", "_calling")
+                 "public", "_listeners", "_local", "_calling")
 
     def __init__(
         self,
@@ -206,9 +205,10 @@ class Driver:
         # The seats whose policies listen to events (``observe``): fixed for a list of
         # policies, looked up at every batch when the seats may change hands (the server).
         self._listeners = self._listening() if isinstance(policies, (list, tuple)) else None
-        # A target that takes a window's passes in one call (a Table, a Recorder; the
-        # server's table answers one seat at a time).
-        self._batch = callable(getattr(type(table), "passes", None))
+        # A target with the Table's whole surface (a Table, a Recorder): it takes a window's
+        # passes in one call and an honest option without checking it again (the server's
+        # table answers one seat at a time and checks every action).
+        self._local = callable(getattr(type(table), "passes", None))
         self._calling: tuple[Any, int] | None = None  # (window, seat): a call decided, not yet made
         if table.game is not None:
             self._restart([])
@@ -328,12 +328,15 @@ class Driver:
                 try:
                     honest = obs._honest
                     action = honest.engine(data) if honest is not None else None
+                    known = action is not None and self._local  # (an honest option, unchanged)
                     if action is None:
                         action = table.game.parse_action(data)
-                    if policy.auto is None:
-                        events = table.act(seat, action, now)
-                    else:
+                    if policy.auto is not None:  # (a stand-in: checked as any action)
                         events = table.act(seat, action, now, auto=policy.auto)
+                    elif known:
+                        events = table.act(seat, action, now, honest=True)  # no second check
+                    else:
+                        events = table.act(seat, action, now)
                 except ActionError as e:
                     self.refused += 1
                     log.debug("seat %s: the table refused its policy's action %r: %s", seat, data, e)
@@ -366,7 +369,7 @@ class Driver:
                 obs = seats[seat]
                 obs._honest, obs._on_turn = None, False  # (fresh(), inline: the hot path)
                 call = policy.call(obs)
-                if not self._batch:  # one seat per table call
+                if not self._local:  # one seat per table call
                     self._made(table.answer(seat, bool(call), now))
                     calls += 1
                     if table.window is not window or calls >= budget:

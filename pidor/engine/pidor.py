@@ -103,6 +103,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         g.given = []
         g.result = None
         g._out = [False] * n
+        g._in = list(range(n))
         return g
 
     def _derive(self) -> None:
@@ -191,6 +192,11 @@ class PidorGame(DealPhase, TrickPlay, Game):
 
     def in_game(self, seat: int) -> bool:
         return self.phase != OVER and not self._out[seat]
+
+    def in_game_seats(self) -> list[int]:
+        if self.phase == OVER:
+            return []
+        return self._in[:]
 
     # ------------------------------------------------------------------ mutation
 
@@ -335,6 +341,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for s in self.order:
             out[s] = True
         self._out = out
+        self._in = [s for s in range(self.players) if not out[s]]
 
 
 def _codes(cards: list[int]) -> list[str]:

@@ -163,10 +163,11 @@ class Recorder:
             self._write("start", {"now": float(now)}, events)
         return events
 
-    def act(self, seat: int, action: tuple, now: float = 0.0, *, auto: str | None = None) -> list[dict]:
+    def act(self, seat: int, action: tuple, now: float = 0.0, *, auto: str | None = None,
+            honest: bool = False) -> list[dict]:
         """A game action. ``auto``: T9, the honest bot acted for the seat (``timeout`` or
-        ``absent``)."""
-        events = self.table.act(seat, action, now)
+        ``absent``); ``honest``: as for :meth:`Table.act`."""
+        events = self.table.act(seat, action, now, honest=honest)
         if self.writer is not None:
             data = {"seat": seat, "action": self.table.game.action_data(action), "now": float(now)}
             if auto is not None:
