@@ -443,7 +443,9 @@ class Table:
     def _close_window(self, now: float) -> list[Event]:
         """Every answer was a pass, or the window's time ran out (T3)."""
         seat, self.window = self.window.seat, None
-        return [{"type": "window_closed", "seat": seat}] + self._settle(now)
+        events = [{"type": "window_closed", "seat": seat}]
+        events += self._settle(now)
+        return events
 
     def _court_public(self) -> dict:
         c = self.court
@@ -503,7 +505,8 @@ class Table:
             return []
         game = self.game
         events = game.advance()
-        events += self._after_game_events(events)
+        if events:
+            events += self._after_game_events(events)
         if game.result is not None:
             self.over = True
             self.previous = game.result
