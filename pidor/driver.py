@@ -54,13 +54,14 @@ class WireActions(SequenceABC):
     picks one of ten options converts one). An option handed back unchanged is taken
     back without parsing it again (:meth:`engine`)."""
 
-    __slots__ = ("_actions", "_data", "_wire", "_values")
+    __slots__ = ("_actions", "_data", "_wire", "_values", "_last")
 
     def __init__(self, actions: list[Action], data: Callable[[Action], dict]) -> None:
         self._actions = actions
         self._data = data
         self._wire: list[dict | None] = [None] * len(actions)
         self._values: list[tuple | None] = [None] * len(actions)  # each as handed out
+        self._last = 0  # the option handed out last (most often the one handed back)
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -72,13 +73,31 @@ class WireActions(SequenceABC):
         if w is None:
             w = self._wire[i] = self._data(self._actions[i])
             self._values[i] = tuple(w.values())
+        self._last = i
         return w
 
+    def _all(self) -> list[dict]:
+        wire = self._wire
+        for i, w in enumerate(wire):
+            if w is None:
+                self[i]
+        return wire
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._all()
+
     def __eq__(self, other: object) -> bool:
-        return list(self) == other
+        return self._all() == other
 
     def engine(self, data: Any) -> Action | None:
         """The engine action of ``data`` if it is an option handed out and unchanged."""
+        i = self._last
+        w = self._wire[i] if self._wire else None
+        if w is data:
+            return self._actions[i] if tuple(w.values()) == self._values[i] else None
         for i, w in enumerate(self._wire):
             if w is data:
                 return self._actions[i] if tuple(w.values()) == self._values[i] else None

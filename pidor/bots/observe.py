@@ -122,10 +122,13 @@ class Knowledge:
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)
-            if e["type"] == "action" and e["action"].get("type") == "draw" and i + 1 >= len(events):
-                break  # its consequence (the card drawn, P9) has not come yet
+            after = None  # (only a draw needs the event after it)
+            if e["type"] == "action" and e["action"].get("type") == "draw":
+                if i + 1 >= len(events):
+                    break  # its consequence (the card drawn, P9) has not come yet
+                after = project(events[i + 1], seat)
             try:
-                self._play(e, project(events[i + 1], seat) if i + 1 < len(events) else None)
+                self._play(e, after)
             except (ActionError, BeliefLost, KeyError, TypeError, ValueError, IndexError):
                 self._table = None
                 break

@@ -35,9 +35,10 @@ class RandomBot(Policy):
             if dishonest:
                 return dishonest[self.rng.below(len(dishonest))]
         honest = obs.honest
-        if not honest or obs.may_wait:
+        n = len(honest)
+        if not n or obs.may_wait:
             return None
-        return honest[self.rng.below(len(honest))]
+        return honest[self.rng.below(n)]
 
     def call(self, obs: Observation) -> bool:
         if not (self.attention or self.false_call):
