@@ -1,0 +1,94 @@
+"""The heuristic policy (``builtin:heuristic``): sound play for «пидор», podkidnoy and
+perevodnoy, and judgement at the table.
+
+* It plays the honest move of :mod:`.durak` or :mod:`.pidor`.
+* It cheats when the expected gain beats the expected cost (:mod:`.judgement`): the gain of
+  each cheat worth a thought, in cards, against the chance that an opponent calls it,
+  estimated from what each one did with the rule-breaking actions he had the chance to call.
+* It calls an action when it notices that the action visibly broke a rule (with chance
+  ``attention``), and votes by what it saw.
+
+Parameters: ``cheat`` (0 honest, 0.5 weighs gain against cost, 1 reckless), ``attention``
+(the chance it notices a visible violation), ``risk`` (the highest chance of being called
+it accepts).
+"""
+
+from __future__ import annotations
+
+from ..policy import Observation, Policy
+from ..specs import register
+from .durak import durak_action, durak_cheats
+from .judgement import CallRates, caught, worth_cheating
+from .pidor import pidor_action, pidor_cheats, seen_discard
+
+__all__ = ["HeuristicPolicy"]
+
+
+@register
+class HeuristicPolicy(Policy):
+    name = "heuristic"
+    PARAMS = {"cheat": 0.5, "attention": 0.9, "risk": 0.5}
+
+    def __init__(self, seat: int, seed: bytes = b"", **params) -> None:
+        super().__init__(seat, seed, **params)
+        self.gone: set[int] = set()  # «пидор»: cards seen go to the discard
+        self.rates: CallRates | None = None
+        self._cheated = False  # the last action of this seat was a cheat
+
+    def observe(self, obs: Observation, event: dict) -> None:
+        if self.rates is None:
+            self.rates = CallRates(obs.players)
+        kind = event["type"]
+        if kind == "game_start":
+            self.gone = set()
+        seen_discard(event, self.gone)
+        self.rates.see(event, my_cheat=kind == "window" and event["seat"] == self.seat and self._cheated)
+
+    def honest_choice(self, obs: Observation) -> dict | None:
+        """The best honest move (``None``: wait)."""
+        if obs.game == "pidor":
+            return pidor_action(obs.view, obs.honest, self.gone, obs.rules["deck"])
+        return durak_action(obs.view, obs.honest)
+
+    def act(self, obs: Observation) -> dict | None:
+        choice = self.honest_choice(obs)
+        self._cheated = False
+        if self.cheat > 0.0 and obs.may_cheat:
+            options = self.cheat_options(obs, choice)
+            if options:
+                self._cheated = True
+                return max(options, key=lambda o: o[0])[1]
+        return choice
+
+    def cheat_options(self, obs: Observation, choice: dict | None) -> list[tuple[float, dict]]:
+        """The cheats worth making now instead of ``choice``, each with its gain in cards."""
+        view = obs.view
+        honest = obs.honest
+        if obs.game == "pidor":
+            options = pidor_cheats(view, choice, obs.actions(), honest, self.gone, obs.rules["deck"])
+            cost = 1.0 if view["phase"] == "deal" else 0.1  # P7/P10: a pidorstvo; P17: nothing
+        else:
+            options = durak_cheats(view, choice, obs.actions(), honest)
+            givers = obs.players - 1 - len(view["out"]) if view["hard"] else 1
+            cost = givers + 0.3  # D12: paid in cards for the mark, and the tempo lost
+        if not options:
+            return []
+        in_game = [s for s in range(obs.players) if s not in view["out"]]
+        p = caught(self.rates or CallRates(obs.players), self.seat, in_game)
+        return [(g, a) for g, a in options if worth_cheating(g, cost, p, self.cheat, self.risk)]
+
+    def call(self, obs: Observation) -> bool:
+        window = obs.window
+        if window is None or window["seat"] == self.seat:
+            return False
+        if not obs.visible_violations(window["seat"], window["action"]):
+            return False
+        if self.rates is not None:
+            self.rates.cheat_window()
+        return self.attention > 0.0 and self.rng.random() < self.attention
+
+    def vote(self, obs: Observation) -> bool | None:
+        court = obs.court
+        if court is None:
+            return None
+        return bool(obs.visible_violations(court["accused"], court["action"]))

@@ -1,0 +1,139 @@
+"""The heuristic's honest play in durak (podkidnoy, perevodnoy): pure functions of the
+seat's view and its honest options, both in wire form.
+
+* Lead: the cheapest non-trump, a rank held twice first (the second card follows it in).
+* Throw in: cards the seat wants rid of, cheap non-trumps while the deck lasts, anything but
+  high trumps once it is empty (D3).
+* Defend: transfer with a non-trump when honest (D7); cover with the cheapest beaters, the
+  hardest card first (D4); take (D6) when a card cannot be covered, or when covering would
+  spend a high trump on a small table while the deck still gives cards.
+"""
+
+from __future__ import annotations
+
+from ...cards import card_code, low_rank, parse_card
+from ..greedy import durak_key, suit_index
+
+__all__ = ["durak_action", "durak_cheats", "durak_value", "cover_plan"]
+
+#: Throw in a card worth less than this (:func:`durak_value`): with the deck empty (every
+#: plain card and the four lowest trumps), nearly empty (every plain card), and early (the
+#: plain cards up to the jack in the 36-card deck).
+THROW_BELOW = (17, 9, 6)
+
+
+def durak_value(card: int, trump: int, low_i: int) -> int:
+    """How much a card is worth keeping: its rank above the deck's lowest, trumps above all."""
+    return card % 13 - low_i + (13 if card // 13 == trump else 0)
+
+
+def _beats(card: int, target: int, trump: int) -> bool:
+    if card // 13 == target // 13:
+        return card > target
+    return card // 13 == trump
+
+
+def cover_plan(targets: list[int], hand: list[int], trump: int) -> dict[int, int] | None:
+    """Cheapest beaters for every target card (target -> beater), the hardest target first;
+    ``None`` when some target cannot be covered from ``hand``."""
+    key = lambda c: durak_key(c, trump)  # noqa: E731
+    free = sorted(hand, key=key)
+    plan: dict[int, int] = {}
+    for t in sorted(targets, key=key, reverse=True):
+        for c in free:
+            if _beats(c, t, trump):
+                plan[t] = c
+                free.remove(c)
+                break
+        else:
+            return None
+    return plan
+
+
+def durak_action(view: dict, honest: list[dict]) -> dict | None:
+    """The heuristic's honest choice, or ``None`` to wait."""
+    if not honest:
+        return None
+    trump = suit_index(view["trump"])
+    low_i = low_rank(view["deck_size"]) - 2
+    value = lambda c: durak_value(c, trump, low_i)  # noqa: E731
+    key = lambda a: value(parse_card(a["card"]))  # noqa: E731
+    kinds: dict[str, list[dict]] = {}
+    for a in honest:
+        kinds.setdefault(a["type"], []).append(a)
+    if "give" in kinds:
+        return min(kinds["give"], key=key)
+    hand = [parse_card(c) for c in view["hand"]]
+    table = view["table"]
+    deck = view["deck"]
+    if view["seat"] == view["defender"] and table:
+        return _defend(view, kinds, hand, trump, value)
+    attacks = kinds.get("attack", [])
+    if not table:
+        return _lead(attacks, hand, value) if attacks else None
+    keep = THROW_BELOW[0 if deck == 0 else 1 if deck <= 6 else 2]
+    cheap = [a for a in attacks if key(a) < keep]
+    if cheap:
+        return min(cheap, key=key)
+    return kinds["bito"][0] if "bito" in kinds else None
+
+
+def _lead(attacks: list[dict], hand: list[int], value) -> dict:
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c % 13] = counts.get(c % 13, 0) + 1
+
+    def score(a: dict) -> float:
+        c = parse_card(a["card"])
+        return value(c) - 1.5 * (counts[c % 13] - 1)
+
+    return min(attacks, key=score)
+
+
+def _defend(view: dict, kinds: dict, hand: list[int], trump: int, value) -> dict | None:
+    table = view["table"]
+    transfers = kinds.get("transfer", [])
+    plain = [a for a in transfers if parse_card(a["card"]) // 13 != trump]
+    if plain:
+        return min(plain, key=lambda a: value(parse_card(a["card"])))
+    uncovered = {parse_card(a): i for i, (a, c) in enumerate(table) if c is None}
+    if not uncovered:
+        return None
+    plan = cover_plan(list(uncovered), hand, trump)
+    if plan is None:
+        return {"type": "take"}
+    on_table = sum(1 + (c is not None) for _, c in table)
+    dear = sum(1 for t, c in plan.items() if value(c) >= 13 + 5 or (value(c) >= 13 and value(t) < 4))
+    if view["deck"] > 4 and dear and on_table <= 2 and len(hand) <= 6:
+        return {"type": "take"}  # D6: a high trump is worth more than a small table
+    target = max(uncovered, key=lambda t: durak_key(t, trump))
+    return {"type": "cover", "card": card_code(plan[target]), "target": uncovered[target]}
+
+
+
+
+def durak_cheats(view: dict, honest_choice: dict | None, actions: list[dict], honest: list[dict]) -> list[tuple[float, dict]]:
+    """Cheats worth a thought, each with its gain in cards over ``honest_choice`` (D10):
+    covering with a card that does not beat instead of taking (D4b), and throwing in a
+    rank not on the table to shed a card once the deck is empty (D3r)."""
+    trump = suit_index(view["trump"])
+    low_i = low_rank(view["deck_size"]) - 2
+    value = lambda a: durak_value(parse_card(a["card"]), trump, low_i)  # noqa: E731
+    table = view["table"]
+    hand = view["hand"]
+    out: list[tuple[float, dict]] = []
+    last = len(hand) == 1 and view["deck"] == 0  # the cheat plays the last card: the game is won
+    if view["seat"] == view["defender"] and table:
+        if honest_choice is not None and honest_choice["type"] == "take":
+            on_table = sum(1 + (c is not None) for _, c in table)
+            covers = [a for a in actions if a["type"] == "cover" and a not in honest]
+            if covers:
+                best = min(covers, key=value)
+                out.append((1.0 + 0.5 * on_table + 3.0 * last, best))
+        return out
+    if table and view["deck"] == 0 and len(table) < view["limit"]:
+        if honest_choice is None or honest_choice["type"] == "bito":
+            throws = [a for a in actions if a["type"] == "attack" and a not in honest]
+            if throws:
+                out.append((1.0 + 3.0 * last, min(throws, key=value)))
+    return out

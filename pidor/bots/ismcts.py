@@ -1,0 +1,270 @@
+"""``builtin:ismcts``: information-set Monte Carlo tree search (single observer).
+
+Each iteration samples a deal consistent with everything the seat has seen
+(``Observation.determinize``: cards played, taken and paid, the public hand counts, the
+trump), walks the one tree of the seat's information set with UCB1 over the moves legal in
+that deal (honest moves of everyone; the seat's own cheats at the root), plays on with the
+heuristic (durak: the greedy rule on engine actions) for at most :data:`DEPTH` actions, and scores the end: 1 for every seat but the
+loser, or, cut off, by how many players hold more cards.
+
+The court is modelled at the root: a cheat the seat tries is called with the chance the
+heuristic's :class:`~.heuristic.judgement.CallRates` gives; then it is undone and the mark
+is paid (``Game.on_mark``: a card in durak, D12; a pidorstvo in the deal phase of «пидор»,
+P7), and the seat plays on honestly.
+
+The rules are the engine's: a determinization is a :class:`~pidor.engine.game.Game`, moves
+are its ``honest_actions`` and ``apply``, consequences its ``advance`` (T8), and
+:meth:`Game.snapshot` / :meth:`Game.restore` rewind it between iterations.
+
+Budget: ``iterations=N`` per move (reproducible: the same seed gives the same moves), or
+``ms=N`` (a clock: not reproducible).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..engine.game import ActionError, Game
+from .heuristic import HeuristicPolicy
+from .heuristic.judgement import caught
+from .heuristic.pidor import pidor_action
+from .policy import Observation
+from .specs import register
+
+__all__ = ["IsmctsPolicy", "DEPTH", "FULL"]
+
+#: Playout length in actions before the position is scored by hand sizes: durak to its
+#: end; «пидор» (hundreds of actions a game) a few tricks ahead.
+DEPTH = {"pidor": 40}
+FULL = 400
+#: UCB1 exploration constant.
+EXPLORE = 0.7
+
+
+class _Node:
+    __slots__ = ("children", "visits", "reward", "seen")
+
+    def __init__(self) -> None:
+        self.children: dict[tuple, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.seen = 0  # availability: iterations in which this move was legal
+
+
+def _actor(game: Game) -> int | None:
+    """Who moves next in a simulated game: the one seat on turn; in durak (several may act
+    at once, D3) the giver of a payment, the defender with a card to cover, else the first
+    non-defender (from the attacker) who has not said «бито»."""
+    seats = game.to_act()
+    if len(seats) <= 1:
+        return seats[0] if seats else None
+    if game.payments:
+        return game.payments[0][0]
+    d = game.defender
+    if d in seats and not game.may_wait(d):
+        return d
+    for s in seats:
+        if s != d and not game.bito[s] and game.honest_actions(s):
+            return s
+    return None
+
+
+def _step(game: Game) -> bool:
+    """Run what waits (T8); with nobody to move in durak, the «бито» clock runs out (D5).
+    ``False`` once the game is over or stuck."""
+    game.advance()
+    if game.result is not None:
+        return False
+    if _actor(game) is None:
+        if game.on_timer("bito_timeout"):
+            game.advance()
+        return game.result is None and _actor(game) is not None
+    return True
+
+
+def _playout_move(game: Game, seat: int, size: int) -> tuple:
+    """The playouts' move: the heuristic's honest choice in «пидор»; in durak the greedy
+    rule on the engine's own actions (cheapest cover, take what cannot be covered, lead
+    and throw in the cheapest non-trump), which is many times faster than the wire form."""
+    if game.name == "pidor":
+        view = game.view(seat)
+        data = pidor_action(view, [game.action_data(a) for a in game.honest_actions(seat)], set(), size)
+        return game.parse_action(data)
+    return _durak_move(game, seat)
+
+
+def _durak_move(game: Game, seat: int) -> tuple:
+    trump = game.trump
+    key = lambda a: (a[1] // 13 == trump, a[1] % 13)  # noqa: E731
+    honest = game.honest_actions(seat)
+    kinds: dict[str, list[tuple]] = {}
+    for a in honest:
+        kinds.setdefault(a[0], []).append(a)
+    if "give" in kinds:
+        return min(kinds["give"], key=key)
+    if seat == game.defender and game.attack:
+        plain = [a for a in kinds.get("transfer", ()) if a[1] // 13 != trump]
+        if plain:
+            return min(plain, key=key)
+        covers = kinds.get("cover", [])
+        uncovered = [i for i, c in enumerate(game.cover) if c < 0]
+        if any(not any(a[2] == i for a in covers) for i in uncovered):
+            return ("take",)
+        return min(covers, key=key)
+    attacks = kinds.get("attack", [])
+    if not game.attack:
+        return min(attacks, key=key)
+    plain = [a for a in attacks if a[1] // 13 != trump or not game.deck]
+    if plain:
+        return min(plain, key=key)
+    return kinds["bito"][0] if "bito" in kinds else ("bito",)
+
+
+def _score(game: Game, seat: int) -> list[float]:
+    """Each seat's reward: 0 for the loser and 1 for the rest (½ each in a draw); cut off,
+    the share of the others in the game holding more cards."""
+    n = game.players
+    r = game.result
+    if r is not None:
+        if r["draw"]:
+            return [0.5] * n
+        return [0.0 if s == r["loser"] else 1.0 for s in range(n)]
+    sizes = [_cards_held(game, s) for s in range(n)]
+    alive = [s for s in range(n) if game.in_game(s)]
+    out = []
+    for s in range(n):
+        if not game.in_game(s):
+            out.append(1.0)
+            continue
+        others = [t for t in alive if t != s]
+        more = sum(1.0 if sizes[t] > sizes[s] else 0.5 if sizes[t] == sizes[s] else 0.0 for t in others)
+        out.append(more / len(others) if others else 0.5)
+    return out
+
+
+def _cards_held(game: Game, seat: int) -> int:
+    held = len(game.hands[seat])
+    if game.name == "pidor":
+        held += len(game.prikups[seat]) + max(0, len(game.stacks[seat]) - 2)
+    return held
+
+
+def _key(action: dict) -> tuple:
+    return tuple(sorted(action.items()))
+
+
+@register
+class IsmctsPolicy(HeuristicPolicy):
+    name = "ismcts"
+    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 60, "ms": 0}
+
+    def act(self, obs: Observation) -> dict | None:
+        honest = obs.honest
+        choice = self.honest_choice(obs)
+        if not honest or choice is None:
+            return choice
+        cheats = self.cheat_options(obs, choice) if self.cheat > 0.0 and obs.may_cheat else []
+        if len(honest) == 1 and not cheats:
+            return honest[0]
+        if obs.game != "pidor":
+            view = obs.view
+            if view["seat"] != view["defender"] and view["table"] and any(c is None for _, c in view["table"]):
+                return choice  # throwing in while the defender covers: the heuristic's call
+        return self._search(obs, honest, cheats) or choice
+
+    def _search(self, obs: Observation, honest: list[dict], cheats: list[tuple[float, dict]]) -> dict | None:
+        me = self.seat
+        size = obs.rules["deck"]
+        view = obs.view
+        in_game = [s for s in range(obs.players) if s not in view["out"]]
+        p_called = caught(self.rates, me, in_game) if self.rates is not None else 0.5
+        moves = {_key(a): a for a in honest}
+        cheat_keys = set()
+        for _, a in cheats:
+            moves[_key(a)] = a
+            cheat_keys.add(_key(a))
+        root = _Node()
+        deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
+        budget = self.iterations if not self.ms else 1 << 30
+        done = 0
+        while done < budget and (deadline is None or time.perf_counter() < deadline):
+            game = obs.determinize(self.rng)
+            if game is None:
+                break
+            self._iterate(game, root, moves, cheat_keys, p_called, size)
+            done += 1
+        if not root.children:
+            return None
+        best = max(root.children, key=lambda k: root.children[k].visits)
+        return moves[best]
+
+    def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float, size: int) -> None:
+        me = self.seat
+        rng = self.rng
+        limit = DEPTH.get(game.name, FULL)
+        path: list[tuple[_Node, int]] = []
+        node = root
+        # The root: the seat's own move, cheats included, the court's outcome drawn; only
+        # moves its hands can make in this deal.
+        legal = [k for k in moves if self._legal(game, moves[k])]
+        if not legal:
+            return
+        key = self._select(node, legal)
+        child = node.children.setdefault(key, _Node())
+        path.append((child, me))
+        action = game.parse_action(moves[key])
+        if key in cheat_keys and rng.random() < p_called:
+            game.on_mark(me)  # T6: undone, the mark paid (D12 / P7); the seat plays on honestly
+            if _step(game) and _actor(game) == me:
+                game.apply(me, _playout_move(game, me, size))
+        else:
+            game.apply(me, action)
+        node = child
+        depth = 0
+        # The tree below: everyone's honest moves.
+        while _step(game) and depth < limit:
+            seat = _actor(game)
+            legal = {_key(game.action_data(a)): a for a in game.honest_actions(seat)}
+            if not legal:
+                break
+            key = self._select(node, list(legal), seat)
+            new = key not in node.children
+            child = node.children.setdefault(key, _Node())
+            path.append((child, seat))
+            game.apply(seat, legal[key])
+            node = child
+            depth += 1
+            if new:
+                break
+        while depth < limit and _step(game):  # the playout: the heuristic for everyone
+            seat = _actor(game)
+            game.apply(seat, _playout_move(game, seat, size))
+            depth += 1
+        if game.result is None:
+            game.advance()
+        scores = _score(game, me)
+        for n_, seat in path:
+            n_.visits += 1
+            n_.reward += scores[seat]
+
+    def _legal(self, game: Game, data: dict) -> bool:
+        try:
+            game.check(self.seat, game.parse_action(data))
+        except ActionError:
+            return False
+        return True
+
+    def _select(self, node: _Node, keys: list[tuple], seat: int | None = None) -> tuple:
+        """UCB1 with availability counts over the moves legal in this deal; an untried move first."""
+        children = node.children
+        untried = [k for k in keys if k not in children]
+        for k in keys:
+            if k in children:
+                children[k].seen += 1
+        if untried:
+            return untried[self.rng.below(len(untried))]
+        def ucb(k: tuple) -> float:
+            c = children[k]
+            return c.reward / c.visits + EXPLORE * math.sqrt(math.log(max(c.seen, 1)) / c.visits)
+        return max(keys, key=ucb)

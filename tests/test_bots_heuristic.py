@@ -1,0 +1,141 @@
+"""Textbook decisions of the greedy and heuristic policies, per game (issue 15), judged on a
+seat's wire-form view and honest options (what an Observation hands a policy)."""
+
+from __future__ import annotations
+
+from pidor.cards import parse_card, parse_cards
+from pidor.engine.durak import PerevodnoyGame, PodkidnoyGame
+from pidor.engine.pidor import PidorGame
+from pidor.bots.greedy import greedy_action
+from pidor.bots.heuristic.durak import durak_action, durak_cheats
+from pidor.bots.heuristic.judgement import CallRates, caught, worth_cheating
+from pidor.bots.heuristic.pidor import pidor_action, pidor_cheats
+
+
+def durak(cls=PodkidnoyGame, *, trump="6h", hands, attack=(), cover=(), deck=10, attacker=1, defender=0):
+    """A 2-player durak game in a chosen position (trump card under a deck of ``deck`` cards)."""
+    g = cls.new({"players": 2}, seed=b"scenario", first=attacker)
+    g.trump_card = parse_card(trump)
+    g.trump = g.trump_card // 13
+    g.hands = [parse_cards(h) for h in hands]
+    g.attack = parse_cards(list(attack))
+    g.cover = [parse_card(c) if c else -1 for c in cover] or [-1] * len(g.attack)
+    used = {*g.attack, *(c for c in g.cover if c >= 0), *(c for h in g.hands for c in h), g.trump_card}
+    g.deck = ([g.trump_card] + [c for c in range(52) if c % 13 >= 4 and c not in used][:deck - 1])[:deck]
+    g.attacker, g.defender, g.limit = attacker, defender, 6
+    return g
+
+
+def wire(game, seat):
+    return game.view(seat), [game.action_data(a) for a in game.honest_actions(seat)]
+
+
+# --- durak (D4, D6, D7) ----------------------------------------------------------------------
+
+
+def test_D4_covers_with_the_smallest_trump_only_when_no_plain_card_beats():
+    g = durak(hands=["9c 7h Qh 8s", "Ac"], attack=["7c"])  # hearts are trump
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "cover", "card": "9c", "target": 0}
+    g = durak(hands=["Qh 7h 6c 8s", "Ac"], attack=["Tc"])
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "cover", "card": "7h", "target": 0}
+
+
+def test_D6_takes_when_a_card_cannot_be_covered():
+    g = durak(hands=["9c 8s", "Ac"], attack=["Td", "7c"])
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "take"}
+
+
+def test_D6_heuristic_keeps_its_ace_of_trumps_for_a_small_table_early():
+    g = durak(hands=["Ah 9s 8s Tc", "Ac"], attack=["7d"], deck=20)
+    assert greedy_action(*wire(g, 0))["card"] == "Ah"
+    assert durak_action(*wire(g, 0)) == {"type": "take"}
+    g = durak(hands=["Ah 9s 8s Tc", "Ac"], attack=["7d"], deck=0)  # the deck is gone: cover
+    assert durak_action(*wire(g, 0))["card"] == "Ah"
+
+
+def test_D7_transfers_with_a_plain_card_when_honest():
+    g = durak(PerevodnoyGame, hands=["7s Ac 9h", "Kc Kd Qs"], attack=["7d"])
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "transfer", "card": "7s"}
+
+
+def test_D3_leads_the_cheapest_plain_card_and_a_pair_before_a_single():
+    g = durak(hands=["Kc", "7h 9c 9d 8s"], attacker=1, defender=0)
+    assert greedy_action(*wire(g, 1)) == {"type": "attack", "card": "8s"}
+    assert durak_action(*wire(g, 1)) == {"type": "attack", "card": "9c"}
+
+
+def test_D4b_cheats_by_covering_rather_than_taking_a_big_table():
+    g = durak(hands=["6c 8s", "Ac"], attack=["Td", "Jd"], cover=[None, None])
+    view, honest = wire(g, 0)
+    choice = durak_action(view, honest)
+    assert choice == {"type": "take"}
+    actions = [g.action_data(a) for a in g.actions(0)]
+    (gain, cheat), = durak_cheats(view, choice, actions, honest)
+    assert cheat["type"] == "cover" and gain > 1.0 and g.check(0, g.parse_action(cheat)) == ("D4b",)
+
+
+# --- «пидор» (P3, P12, P13) --------------------------------------------------------------------
+
+
+def pidor(**fields):
+    g = PidorGame.new({"players": 3}, seed=b"scenario", first=0)
+    for k, v in fields.items():
+        setattr(g, k, v)
+    g._out = [False] * g.players
+    return g
+
+
+def test_P3_lays_the_drawn_card_on_the_smallest_other_stack():
+    g = pidor(stacks=[parse_cards("2c 3c 9h"), parse_cards("2d 3d 7s 5h 9c"), parse_cards("4c 4d 9s")],
+              held=parse_card("Td"), drew=True, deck=parse_cards("Ah Kh"))
+    view, honest = wire(g, 0)
+    assert {"type": "lay", "to": 2} in honest and {"type": "lay", "to": 1} in honest
+    assert pidor_action(view, honest, set(), 52) == {"type": "lay", "to": 2}
+
+
+def test_P12_beats_with_the_beater_least_useful_in_defence():
+    # Trump hearts: Ah beats every heart below it and is worth keeping; Jc beats only clubs.
+    g = pidor(phase="tricks", trump=2, hands=[parse_cards("Ah Jc 3d"), parse_cards("5c"), parse_cards("8d")],
+              table=parse_cards("Tc"), table_seats=[2], trick_size=3, deck=[],
+              stacks=[[], [], []])
+    view, honest = wire(g, 0)
+    assert pidor_action(view, honest, set(), 52) == {"type": "beat", "card": "Jc", "target": 0}
+
+
+def test_P13_takes_the_bottom_card_when_nothing_beats_and_may_cheat_instead():
+    g = pidor(phase="tricks", trump=2, hands=[parse_cards("3d 4c"), parse_cards("5c"), parse_cards("8d")],
+              table=parse_cards("Ts"), table_seats=[2], trick_size=3, deck=[], stacks=[[], [], []])
+    view, honest = wire(g, 0)
+    choice = pidor_action(view, honest, set(), 52)
+    assert choice == {"type": "take", "index": 0}
+    actions = [g.action_data(a) for a in g.actions(0)]
+    gain, cheat = max(pidor_cheats(view, choice, actions, honest, set(), 52), key=lambda o: o[0])
+    assert cheat["type"] == "beat" and g.check(0, g.parse_action(cheat)) == ("P12b",)
+
+
+def test_P13_leads_its_least_useful_card():
+    g = pidor(phase="tricks", trump=2, hands=[parse_cards("Kh 3d 9c"), parse_cards("5c"), parse_cards("8d")],
+              table=[], table_seats=[], trick_size=3, deck=[], stacks=[[], [], []])
+    assert pidor_action(*wire(g, 0), set(), 52) == {"type": "lead", "card": "3d"}
+
+
+# --- judgement (T6) ---------------------------------------------------------------------------------
+
+
+def test_call_rates_follow_the_evidence_and_the_cost_deters():
+    rates = CallRates(3)
+    before = caught(rates, 0, [0, 1, 2])
+    for _ in range(10):  # seat 0 cheats; seat 1 always calls, seat 2 never
+        rates.see({"type": "window", "seat": 0, "owing": [1, 2]}, my_cheat=True)
+        rates.see({"type": "call", "caller": 1, "accused": 0, "action": {}})
+        rates.see({"type": "window", "seat": 0, "owing": [2]}, my_cheat=True)
+        rates.see({"type": "window_closed", "seat": 0})
+    assert rates.rate(1) > 0.8 and rates.rate(2) < 0.05
+    assert caught(rates, 0, [0, 2]) < before < caught(rates, 0, [0, 1, 2])
+    assert worth_cheating(2.0, 1.3, 0.05, 0.5, 0.5) and not worth_cheating(2.0, 1.3, 0.9, 0.5, 0.5)
+    assert worth_cheating(2.0, 1.3, 0.9, 1.0, 0.5)  # reckless
+    assert not worth_cheating(5.0, 0.0, 0.0, 0.0, 1.0)  # honest

@@ -1,0 +1,72 @@
+"""The greedy, heuristic and ismcts policies at the table (issue 15): determinism with a
+seed, decisions that do not depend on hidden cards, and a short strength smoke test (few
+games, loose bounds; the figures come from scripts/bench_bots.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pidor.bots import make_policy
+from pidor.driver import Driver
+from pidor.engine.seeds import Rng, shuffled
+from pidor.cards import deck as full_deck
+from pidor.engine.table import Table
+from pidor.match import run_match
+
+CHEATY_FIELD = "builtin:random:cheat=0.2,attention=0.5"
+
+
+@pytest.mark.parametrize("game,specs", [
+    ("podkidnoy", ["builtin:ismcts:iterations=8", "builtin:heuristic"]),
+    ("perevodnoy", ["builtin:heuristic:cheat=1", CHEATY_FIELD, "builtin:greedy"]),
+    ("pidor", ["builtin:heuristic", CHEATY_FIELD, "builtin:ismcts:iterations=1"]),
+])
+def test_same_seed_same_games(game, specs):
+    runs = [run_match(game, len(specs), 1, seed="determinism", specs=specs).to_dict() for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0]["games"] == 1 and runs[0]["actions"] > 0
+
+
+def _swap(order: list[int], i: int, j: int) -> list[int]:
+    order = list(order)
+    order[i], order[j] = order[j], order[i]
+    return order
+
+
+@pytest.mark.parametrize("spec", ["builtin:heuristic", "builtin:ismcts:iterations=12", "builtin:greedy"])
+@pytest.mark.parametrize("game", ["podkidnoy", "pidor"])
+def test_decisions_do_not_depend_on_other_seats_hidden_cards(game, spec):
+    """Two deals that differ only in cards seat 0 cannot see (one in seat 1's hand or face
+    down, one deep in the deck): the same policy with the same seed decides the same."""
+    order = shuffled(full_deck(36 if game == "podkidnoy" else 52), b"hidden")
+    # podkidnoy: cards 1 and 13 go to seat 1; «пидор»: card 1 is seat 1's face-down card.
+    # The 20th card is in the deck either way (and not the trump card at its bottom).
+    other = _swap(order, 1, 20)
+    decisions = []
+    for deal in (order, other):
+        table = Table({"game": game, "players": 2})
+        table.start(deck=deal, first=0)
+        policy = make_policy(spec, 0, b"same seed")
+        driver = Driver(table, [policy, None], Rng(b"d", b"driver"))
+        decisions.append(policy.act(driver.observation(0)))
+    assert decisions[0] is not None and decisions[0] == decisions[1]
+
+
+def losses(result, seat: int) -> int:
+    return sum(1 for record in result.records if record["loser"] == seat)
+
+
+def test_smoke_heuristic_beats_random_and_greedy():
+    r = run_match("podkidnoy", 2, 24, seed="smoke", specs=["builtin:heuristic", "builtin:random"])
+    assert losses(r, 0) <= 4 < losses(r, 1)
+    lost = 0
+    for seat in range(4):  # seats rotated: chance is a quarter
+        specs = ["builtin:greedy"] * 3
+        specs.insert(seat, "builtin:heuristic:cheat=0")
+        lost += losses(run_match("pidor", 4, 10, seed=f"smoke{seat}", specs=specs), seat)
+    assert lost <= 16  # of 40 games
+
+
+def test_smoke_ismcts_beats_random():
+    r = run_match("podkidnoy", 2, 4, seed="smoke", specs=["builtin:ismcts:iterations=10", "builtin:random"])
+    assert losses(r, 0) <= 1 < losses(r, 1)
