@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -136,6 +135,8 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
     """
     check = partial(_verify_path, allow_explicit=allow_explicit)
     if jobs > 1 and len(logs) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # (imported only here: ~13 ms of every start)
+
         with ProcessPoolExecutor(min(jobs, len(logs))) as pool:
             reports = list(pool.map(check, logs, chunksize=max(1, len(logs) // (4 * jobs))))
     else:
