@@ -177,11 +177,16 @@ class TableSeat(Observation):
         return WireActions(self._table.actions(self.seat), self._table.game.action_data)
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
-        """Judged on the public knowledge the driver keeps once for every seat: which rules
-        an action visibly broke depends on the public state and the action only (no rule
-        looks at a hidden card, :mod:`pidor.bots.observe`), so every seat's own knowledge
-        would answer the same (tested), and one belief is played instead of one per seat."""
-        return self._public.visible_violations(seat, action)
+        """The open window's action is judged on the public knowledge the driver keeps once
+        for every seat: which rules an action visibly broke depends on the public state and
+        the action only (no rule looks at a hidden card, :mod:`pidor.bots.observe`), so the
+        seat's own knowledge would answer the same (tested), and one belief is played
+        instead of one per calling seat. Any other action, on the seat's own knowledge (it
+        also knows which cards the seat's hands can hold)."""
+        w = self._table.window
+        if w is not None and w.seat == seat and w.action == action:
+            return self._public.visible_violations(seat, action)
+        return self.knowledge.visible_violations(seat, action)
 
     def determinize(self, rng: Rng) -> Any:
         return self.knowledge.determinize(rng)
