@@ -34,11 +34,11 @@ class RandomBot(Policy):
             dishonest = [a for a in obs.actions() if a not in honest]
             if dishonest:
                 return dishonest[self.rng.below(len(dishonest))]
+        if obs.may_wait:  # (asked first: the options are not made for nothing)
+            return None
         honest = obs.honest
         n = len(honest)
-        if not n or obs.may_wait:
-            return None
-        return honest[self.rng.below(n)]
+        return honest[self.rng.below(n)] if n else None
 
     def call(self, obs: Observation) -> bool:
         if not (self.attention or self.false_call):
