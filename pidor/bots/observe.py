@@ -53,14 +53,15 @@ class BeliefLost(Exception):
 
 
 class Knowledge:
-    """One seat's knowledge of the current game. ``feed`` it every event (projected for
-    the seat, or in full: it projects them itself); ``reset`` it with a fresh view.
+    """One seat's knowledge of the current game (``seat=None``: a spectator's, the public
+    knowledge every seat shares). ``feed`` it every event (projected for the seat, or in
+    full: it projects them itself); ``reset`` it with a fresh view.
     ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
     each event once for every seat, and nobody calls ``feed``)."""
 
     __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
 
-    def __init__(self, seat: int, rules: dict, log: list[dict] | None = None) -> None:
+    def __init__(self, seat: int | None, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
         self.rules = rules
         self._events: list[dict] = [] if log is None else log  # as fed (full or projected)
@@ -121,10 +122,13 @@ class Knowledge:
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)
-            if e["type"] == "action" and e["action"].get("type") == "draw" and i + 1 >= len(events):
-                break  # its consequence (the card drawn, P9) has not come yet
+            after = None  # (only a draw needs the event after it)
+            if e["type"] == "action" and e["action"].get("type") == "draw":
+                if i + 1 >= len(events):
+                    break  # its consequence (the card drawn, P9) has not come yet
+                after = project(events[i + 1], seat)
             try:
-                self._play(e, project(events[i + 1], seat) if i + 1 < len(events) else None)
+                self._play(e, after)
             except (ActionError, BeliefLost, KeyError, TypeError, ValueError, IndexError):
                 self._table = None
                 break
@@ -225,7 +229,7 @@ class Knowledge:
     def _reveal(self, e: dict) -> None:
         """A consequence already played on the belief: put the cards it shows this seat
         where it says (they were unknown: swapped with the belief's guesses)."""
-        cards = e.get("cards") if e.get("seat") == self.seat else None
+        cards = e.get("cards") if e.get("seat") == self.seat and self.seat is not None else None
         if cards and e["type"] in ("draw", "prikup"):
             game = self._table.game
             hand = game.hands[self.seat]
@@ -290,14 +294,15 @@ class Knowledge:
             self._swap(game, card, game.deck[-1])
 
     def _swap(self, game: Any, a: int, b: int) -> None:
-        where = {}
+        la = lb = None
         for cards in self._cards.lists(game):
-            for i, c in enumerate(cards):
-                if c == a or c == b:
-                    where[c] = (cards, i)
-        if len(where) != 2:
+            if la is None and a in cards:
+                la = cards
+            if lb is None and b in cards:
+                lb = cards
+        if la is None or lb is None or a == b:
             raise BeliefLost(f"cannot find {card_code(a)} and {card_code(b)}")
-        (la, ia), (lb, ib) = where[a], where[b]
+        ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
 
 

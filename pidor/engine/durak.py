@@ -218,6 +218,9 @@ class DurakGame(DurakState, Game):
     def in_game(self, seat: int) -> bool:
         return not self.out[seat]
 
+    def in_game_seats(self) -> list[int]:
+        return [s for s, out in enumerate(self.out) if not out]
+
     def may_wait(self, seat: int) -> bool:
         # The defender has nothing to do once every attacking card is covered (D5): the
         # others say «бито» or throw in. He may still take (D6), but need not.
@@ -633,6 +636,8 @@ class DurakGame(DurakState, Game):
         from the attacker when several leave together). V6: in team play his place is
         played by his next partner clockwise still in the game (``partner`` in the event)."""
         n, a, out, hands = self.players, self.attacker, self.out, self.hands
+        if all(hands[s] or out[s] for s in range(n)):  # (after most actions: nobody leaves)
+            return
         left = []
         for i in range(n):
             s = (a + i) % n

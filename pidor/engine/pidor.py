@@ -103,6 +103,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         g.given = []
         g.result = None
         g._out = [False] * n
+        g._in = list(range(n))
         return g
 
     def _derive(self) -> None:
@@ -148,16 +149,17 @@ class PidorGame(DealPhase, TrickPlay, Game):
             if not isinstance(action, (tuple, list)):
                 raise InvalidAction(f"an action is a tuple like ('draw',), not {action!r}")
             action = tuple(action)
-        if not action or type(action[0]) is not str or action[0] not in _HANDLERS:
+        kind = action[0] if action else None
+        cards = _CARD_ARGS.get(kind) if type(kind) is str else None
+        if cards is None:
             raise InvalidAction(f"unknown action {action!r}; expected one of {sorted(self.ACTIONS)}")
-        kind = action[0]
         spec = self.ACTIONS[kind]
         if len(action) != len(spec) + 1:
             raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}, got {list(action[1:])}")
-        for (name, typ), value in zip(spec, action[1:]):
+        for (name, typ), value, card in zip(spec, action[1:], cards):
             if type(value) is not int:
                 raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
-            if typ == "card" and not 0 <= value < 52:
+            if card and not 0 <= value < 52:
                 raise InvalidAction(f"{kind}.{name}: {value} is not a card")
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
@@ -167,7 +169,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
 
     def check(self, seat: int, action: Action) -> tuple[str, ...]:
         action = self._validate(seat, action)
-        return tuple(getattr(self, _HANDLERS[action[0]][0])(seat, *action[1:]))
+        return tuple(_CHECK[action[0]](self, seat, *action[1:]))
 
     def is_callable(self, action: Action) -> bool:
         # P10: a payment is not a move to call. (Malformed actions are refused by apply().)
@@ -192,21 +194,26 @@ class PidorGame(DealPhase, TrickPlay, Game):
     def in_game(self, seat: int) -> bool:
         return self.phase != OVER and not self._out[seat]
 
+    def in_game_seats(self) -> list[int]:
+        if self.phase == OVER:
+            return []
+        return self._in[:]
+
     # ------------------------------------------------------------------ mutation
 
     def perform(self, seat: int, action: Action, violations: tuple[str, ...]) -> list[Event]:
-        action = tuple(action)
-        args = action[1:]
-        violations = list(violations)
+        if type(action) is not tuple:
+            action = tuple(action)
+        kind = action[0]
         data = self.action_data(action)
-        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": violations}
-        if action[0] == "give":
+        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": list(violations)}
+        if kind == "give":
             # P10: the card given is seen by the recipient (the giver knows it already; once
             # it is in another hand, no view or event may show it to him again).
             event["action"] = {"type": "give"}
             event["_private"] = {self.dues[0][0]: {"action": data}}
         events = [event]
-        getattr(self, _HANDLERS[action[0]][1])(seat, *args, events)
+        _DO[kind](self, seat, *action[1:], events)
         return events
 
     def advance(self) -> list[Event]:
@@ -335,6 +342,15 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for s in self.order:
             out[s] = True
         self._out = out
+        self._in = [s for s in range(self.players) if not out[s]]
+
+
+#: kind -> the methods that check it and carry it out (looked up once, not by name at
+#: every action; a subclass that changes a rule overrides ``check`` or ``perform``).
+_CHECK = {kind: getattr(PidorGame, check) for kind, (check, _) in _HANDLERS.items()}
+_DO = {kind: getattr(PidorGame, do) for kind, (_, do) in _HANDLERS.items()}
+#: kind -> for each argument, whether it is a card (checked to be one of the 52).
+_CARD_ARGS = {kind: tuple(typ == "card" for _, typ in spec) for kind, spec in PidorGame.ACTIONS.items()}
 
 
 def _codes(cards: list[int]) -> list[str]:
