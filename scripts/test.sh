@@ -1,7 +1,34 @@
 #!/usr/bin/env bash
-# The README's test command: make a venv, install the package with its test extra, run pytest.
+# The README's test command, on a fresh machine too. It installs what the tests need when it
+# is missing: Chromium (the replay viewer's browser test) and msgpack-c (the C sample bot)
+# with apt-get, which needs root; the JavaScript client's locked packages with npm ci. Then it
+# makes the venv, runs pytest, and the JavaScript and C clients' own tests. A missing tool
+# fails here, loudly, naming what to install: no test is ever skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fail() { echo "test.sh: $*" >&2; exit 1; }
+apt_install() {  # Debian packages, as root
+    [ "$(id -u)" -eq 0 ] || fail "missing: $*; install them (sudo apt-get install -y $*) or run this as root"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" > /dev/null
+}
+
+command -v chromium > /dev/null || apt_install chromium
+command -v cc > /dev/null || fail "no C compiler (cc): install gcc"
+command -v make > /dev/null || fail "no make: install make"
+pkg-config --exists msgpack 2> /dev/null || apt_install libmsgpack-dev pkg-config
+pkg-config --exists msgpack || fail "msgpack-c did not install (libmsgpack-dev)"
+command -v node > /dev/null || fail "no node: install Node.js 20 or later"
+command -v npm > /dev/null || fail "no npm: install npm"
+major=$(node --version | sed 's/^v\([0-9]*\).*/\1/')
+[ "$major" -ge 20 ] || fail "node $(node --version) is too old: clients/js needs Node.js 20 or later"
+
+(cd clients/js && npm ci --no-audit --no-fund --loglevel=error)
+make -s -C clients/c
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-exec .venv/bin/python -m pytest "$@"
+
+.venv/bin/python -m pytest "$@"
+(cd clients/js && npm test --silent)
+make -s -C clients/c test
