@@ -237,8 +237,13 @@ class MatchTable(TableRunner):
         the runner launches it again, for its next game or, when its leave came after
         that game began, at once: the seat is away meanwhile (T9), and forfeits (``left``)
         if it owes an action for longer than ``AWAY_TURN``."""
-        seat = self._seat(player)
         self.gone.add(conn)
+        seat = self.seat_of(player)
+        if seat is None:
+            # Between two games the runner may be moving him to another seat or table: he is
+            # done with this connection all the same, and no table seats it again.
+            self._reply(conn, rid, {"type": "ok"})
+            return
         seat.conn = None
         if self.playing:
             self.planned.left.add(seat.index)
