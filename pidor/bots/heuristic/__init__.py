@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from ..policy import Observation, Policy
 from ..specs import register
-from .durak import durak_action, durak_cheats
+from .durak import durak_action, durak_cheats, plainly_clean
 from .judgement import CallRates, caught, worth_cheating
 from .pidor import pidor_action, pidor_cheats, seen_discard
 
 __all__ = ["HeuristicPolicy"]
+
+#: The games whose window actions :func:`.durak.plainly_clean` reads off the table.
+CLEAR_TABLE = ("podkidnoy", "perevodnoy")
 
 
 @register
@@ -68,7 +71,7 @@ class HeuristicPolicy(Policy):
             options = pidor_cheats(view, choice, obs.actions(), honest, self.gone, obs.rules["deck"])
             cost = 1.0 if view["phase"] == "deal" else 0.1  # P7/P10: a pidorstvo; P17: nothing
         else:
-            options = durak_cheats(view, choice, obs.actions(), honest)
+            options = durak_cheats(view, choice, honest)
             givers = obs.players - 1 - len(view["out"]) if view["hard"] else 1
             cost = givers + 0.3  # D12: paid in cards for the mark, and the tempo lost
         if not options:
@@ -81,6 +84,8 @@ class HeuristicPolicy(Policy):
         window = obs.window
         if window is None or window["seat"] == self.seat:
             return False
+        if obs.game in CLEAR_TABLE and not obs.rules.get("teams") and plainly_clean(obs.view, window["action"]):
+            return False  # skips the belief (the engine's check) for the plainly honest card
         if not obs.visible_violations(window["seat"], window["action"]):
             return False
         if self.rates is not None:

@@ -2,11 +2,11 @@
 seat's view and its honest options, both in wire form.
 
 * Lead: the cheapest non-trump, a rank held twice first (the second card follows it in).
-* Throw in: cards the seat wants rid of, cheap non-trumps while the deck lasts, anything but
-  high trumps once it is empty (D3).
+* Throw in: every non-trump while the deck lasts, anything but high trumps once it is
+  empty (D3).
 * Defend: transfer with a non-trump when honest (D7); cover with the cheapest beaters, the
   hardest card first (D4); take (D6) when a card cannot be covered, or when covering would
-  spend a high trump on a small table while the deck still gives cards.
+  spend a trump above the lowest on a small table while the deck still gives cards.
 """
 
 from __future__ import annotations
@@ -16,10 +16,16 @@ from ..greedy import durak_key, suit_index
 
 __all__ = ["durak_action", "durak_cheats", "durak_value", "cover_plan"]
 
-#: Throw in a card worth less than this (:func:`durak_value`): with the deck empty (every
-#: plain card and the four lowest trumps), nearly empty (every plain card), and early (the
-#: plain cards up to the jack in the 36-card deck).
-THROW_BELOW = (17, 9, 6)
+#: Throw in a card worth less than this (:func:`durak_value`): with the deck empty every
+#: plain card and the four lowest trumps; while it lasts every plain card (a card played is
+#: replaced from the deck, and greedy defenders cover all they can: a plain card thrown in
+#: costs a trump or a take). Measured against 3 × greedy (4 players, 2,000 games): keeping
+#: the plain cards above the jack back lost 21.9% / 22.6% (podkidnoy / perevodnoy), this
+#: 21.2% / 21.6%.
+THROW_BELOW = (17, 13)
+#: Early, while a small table can be taken, a trump worth this much (:func:`durak_value`:
+#: any trump above the deck's lowest) is not spent on it.
+DEAR = 14
 
 
 def durak_value(card: int, trump: int, low_i: int) -> int:
@@ -71,7 +77,7 @@ def durak_action(view: dict, honest: list[dict]) -> dict | None:
     attacks = kinds.get("attack", [])
     if not table:
         return _lead(attacks, hand, value) if attacks else None
-    keep = THROW_BELOW[0 if deck == 0 else 1 if deck <= 6 else 2]
+    keep = THROW_BELOW[0 if deck == 0 else 1]
     cheap = [a for a in attacks if key(a) < keep]
     if cheap:
         return min(cheap, key=key)
@@ -103,19 +109,18 @@ def _defend(view: dict, kinds: dict, hand: list[int], trump: int, value) -> dict
     if plan is None:
         return {"type": "take"}
     on_table = sum(1 + (c is not None) for _, c in table)
-    dear = sum(1 for t, c in plan.items() if value(c) >= 13 + 5 or (value(c) >= 13 and value(t) < 4))
+    dear = sum(1 for t, c in plan.items() if value(c) >= DEAR or (value(c) >= 13 and value(t) < 4))
     if view["deck"] > 4 and dear and on_table <= 2 and len(hand) <= 6:
-        return {"type": "take"}  # D6: a high trump is worth more than a small table
+        return {"type": "take"}  # D6: a trump above the lowest is worth more than a small table
     target = max(uncovered, key=lambda t: durak_key(t, trump))
     return {"type": "cover", "card": card_code(plan[target]), "target": uncovered[target]}
 
 
-
-
-def durak_cheats(view: dict, honest_choice: dict | None, actions: list[dict], honest: list[dict]) -> list[tuple[float, dict]]:
+def durak_cheats(view: dict, honest_choice: dict | None, honest: list[dict]) -> list[tuple[float, dict]]:
     """Cheats worth a thought, each with its gain in cards over ``honest_choice`` (D10):
     covering with a card that does not beat instead of taking (D4b), and throwing in a
-    rank not on the table to shed a card once the deck is empty (D3r)."""
+    rank not on the table to shed a card once the deck is empty (D3r). Both are made
+    with a card of the seat's own hand on the public table: no belief needed."""
     trump = suit_index(view["trump"])
     low_i = low_rank(view["deck_size"]) - 2
     value = lambda a: durak_value(parse_card(a["card"]), trump, low_i)  # noqa: E731
@@ -126,14 +131,40 @@ def durak_cheats(view: dict, honest_choice: dict | None, actions: list[dict], ho
     if view["seat"] == view["defender"] and table:
         if honest_choice is not None and honest_choice["type"] == "take":
             on_table = sum(1 + (c is not None) for _, c in table)
-            covers = [a for a in actions if a["type"] == "cover" and a not in honest]
+            covers = [{"type": "cover", "card": c, "target": t}
+                      for t, (_, covered) in enumerate(table) if covered is None for c in hand]
+            covers = [a for a in covers if a not in honest]
             if covers:
                 best = min(covers, key=value)
                 out.append((1.0 + 0.5 * on_table + 3.0 * last, best))
         return out
     if table and view["deck"] == 0 and len(table) < view["limit"]:
         if honest_choice is None or honest_choice["type"] == "bito":
-            throws = [a for a in actions if a["type"] == "attack" and a not in honest]
+            throws = [a for a in ({"type": "attack", "card": c} for c in hand) if a not in honest]
             if throws:
                 out.append((1.0 + 3.0 * last, min(throws, key=value)))
     return out
+
+
+def plainly_clean(view: dict, action: dict) -> bool:
+    """Whether the open window's ``action`` (podkidnoy, perevodnoy, no teams) visibly broke
+    no rule, read off the table it lies on: a lead, a throw-in of a rank already on the
+    table within the limit (D3), a cover that beats (D4). ``False`` means "ask the engine"
+    (:meth:`Observation.visible_violations`): a transfer, or a card that may break a rule."""
+    kind = action.get("type")
+    table = view["table"]
+    if kind == "cover":
+        t = action.get("target")
+        if not isinstance(t, int) or not 0 <= t < len(table) or table[t][1] != action.get("card"):
+            return False
+        trump = suit_index(view["trump"])
+        card, target = parse_card(action["card"]), parse_card(table[t][0])
+        return _beats(card, target, trump)
+    if kind != "attack" or not table or table[-1][0] != action.get("card"):
+        return False
+    if len(table) == 1:
+        return True  # a lead (D3)
+    if len(table) > view["limit"]:
+        return False
+    rank = parse_card(action["card"]) % 13
+    return any(parse_card(c) % 13 == rank for pair in table[:-1] for c in pair if c is not None)
