@@ -85,18 +85,21 @@ class WireActions(SequenceABC):
         return None
 
 
-class TableSeat:
-    """What one seat at an in-process table may know (a :class:`~pidor.bots.policy.SeatSource`):
-    the table's own answers for that seat (its view, its honest and possible actions: these
-    depend on the seat's hand and the public cards only) and the seat's knowledge. The
-    honest options are computed once per decision (:meth:`fresh`)."""
+class TableSeat(Observation):
+    """The :class:`~pidor.bots.policy.Observation` of one seat at an in-process table (its
+    own source: no second hop on the hot path): the table's own answers for that seat (its
+    view, its honest and possible actions: these depend on the seat's hand and the public
+    cards only), the seat's knowledge, and the public knowledge every seat shares (see
+    :meth:`visible_violations`). The honest options are computed once per decision
+    (:meth:`fresh`)."""
 
-    __slots__ = ("_table", "seat", "knowledge", "_honest", "_on_turn")
+    __slots__ = ("_table", "knowledge", "_public", "_honest", "_on_turn")
 
-    def __init__(self, table: Any, seat: int, knowledge: Knowledge) -> None:
+    def __init__(self, table: Any, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge) -> None:
+        super().__init__(seat, rules, None)
         self._table = table
-        self.seat = seat
         self.knowledge = knowledge
+        self._public = public
         self._honest: WireActions | None = None
         self._on_turn = False
 
@@ -106,40 +109,48 @@ class TableSeat:
         self._honest = None
         self._on_turn = on_turn
 
+    @property
     def view(self) -> dict:
         return self._table.view(self.seat)
 
+    @property
     def events(self) -> list[dict]:
         return self.knowledge.events()
 
+    @property
     def honest(self) -> WireActions:
-        if self._honest is None:
+        honest = self._honest
+        if honest is None:
             table = self._table
             game = table.game
-            honest = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
-            self._honest = WireActions(honest, game.action_data)
-        return self._honest
+            actions = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
+            honest = self._honest = WireActions(actions, game.action_data)
+        return honest
 
+    @property
     def may_cheat(self) -> bool:
         return self.seat not in self._table.honest_only
 
+    @property
     def may_wait(self) -> bool:
         return self._table.game.may_wait(self.seat)
 
+    @property
     def window(self) -> dict | None:
         w = self._table.window
         if w is None:
             return None
         # ``owing`` as the window event said: who has passed since is not shown (T3).
-        in_game = self._table.game.in_game
-        owing = [s for s in range(self._table.game.players) if s != w.seat and in_game(s)]
+        owing = [s for s in self._table.game.in_game_seats() if s != w.seat]
         return {"type": "window", "seat": w.seat, "owing": owing, "deadline": w.deadline, "action": w.action}
 
+    @property
     def court(self) -> dict | None:
         if self._table.court is None:
             return None
         return {"type": "court", **self._table.view(None)["status"]["court"]}
 
+    @property
     def mark(self) -> int | None:
         return self._table.mark
 
@@ -147,7 +158,11 @@ class TableSeat:
         return WireActions(self._table.actions(self.seat), self._table.game.action_data)
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
-        return self.knowledge.visible_violations(seat, action)
+        """Judged on the public knowledge the driver keeps once for every seat: which rules
+        an action visibly broke depends on the public state and the action only (no rule
+        looks at a hidden card, :mod:`pidor.bots.observe`), so every seat's own knowledge
+        would answer the same (tested), and one belief is played instead of one per seat."""
+        return self._public.visible_violations(seat, action)
 
     def determinize(self, rng: Rng) -> Any:
         return self.knowledge.determinize(rng)
@@ -163,8 +178,8 @@ class Driver:
     them itself); ``actions`` counts the game actions; ``refused`` the policies' actions
     the table refused."""
 
-    __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_obs", "_log",
-                 "_listeners")
+    __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
+                 "public", "_listeners", "_local", "_calling")
 
     def __init__(
         self,
@@ -184,18 +199,25 @@ class Driver:
         self.refused = 0
         rules = table.options
         self._log: list[Event] = []  # the game's events, shared by every seat's knowledge
-        self.seats = [TableSeat(table, s, Knowledge(s, rules, self._log)) for s in range(rules["players"])]
-        self._obs = [Observation(s, rules, src) for s, src in enumerate(self.seats)]
+        self.public = Knowledge(None, rules, self._log)  # what every seat sees (spectator events)
+        self.seats = [TableSeat(table, s, rules, Knowledge(s, rules, self._log), self.public)
+                      for s in range(rules["players"])]
         # The seats whose policies listen to events (``observe``): fixed for a list of
         # policies, looked up at every batch when the seats may change hands (the server).
         self._listeners = self._listening() if isinstance(policies, (list, tuple)) else None
+        # A target with the Table's whole surface (a Table, a Recorder): it takes a window's
+        # passes in one call and an honest option without checking it again (the server's
+        # table answers one seat at a time and checks every action).
+        self._local = callable(getattr(type(table), "passes", None))
+        self._calling: tuple[Any, int] | None = None  # (window, seat): a call decided, not yet made
         if table.game is not None:
             self._restart([])
 
     def observation(self, seat: int) -> Observation:
         """The seat's observation now (its honest options computed afresh)."""
-        self.seats[seat].fresh()
-        return self._obs[seat]
+        obs = self.seats[seat]
+        obs.fresh()
+        return obs
 
     def _listening(self) -> list[int]:
         listens = Policy.observe
@@ -212,24 +234,26 @@ class Driver:
             self._log.extend(events)
         listeners = self._listeners if self._listeners is not None else self._listening()
         for seat in listeners:
-            policy, obs = self.policies[seat], self._obs[seat]
+            policy, obs = self.policies[seat], self.seats[seat]
             for e in events:
                 policy.observe(obs, project(e, seat))
 
     def _restart(self, events: list[Event]) -> None:
-        """A game starts: each seat's knowledge starts from its view of the deal, made only
-        if a policy asks (from a copy of the table as it is now: the state moves on)."""
+        """A game starts: each seat's knowledge (and the public one) starts from its view
+        of the deal, made only if a policy asks (from a copy of the table as it is now:
+        the state moves on)."""
         self._log[:] = events
+        self._calling = None
         start = self.table.to_data()
         copy: list[Table] = []
 
-        def view_of(seat: int) -> dict:
+        def view_of(seat: int | None) -> dict:
             if not copy:
                 copy.append(Table.from_data(start))
             return copy[0].view(seat)
 
-        for src in self.seats:
-            src.knowledge.reset(lambda seat=src.seat: view_of(seat))
+        for knowledge in (self.public, *(src.knowledge for src in self.seats)):
+            knowledge.reset(lambda seat=knowledge.seat: view_of(seat))
 
     def _made(self, events: list[Event]) -> None:
         if self.watch:
@@ -256,27 +280,19 @@ class Driver:
         order); else a game action, the seats that may act asked in a fair rotation.
         Stops when no policy acts (persons and clocks are awaited, or the game is over)
         or after ``budget`` calls (the server's cycle budget); returns the number of
-        calls made."""
+        calls made. Where the table takes them so, the passes of a window's policies up
+        to the first call are made in one call (:meth:`Table.passes`)."""
         table = self.table
         policies = self.policies
-        sources, observations = self.seats, self._obs
+        seats = self.seats
         calls = 0
         while calls < budget:
             window = table.window
             if window is not None:  # (a window and the court never sit at once)
-                called = calls
-                for seat in table.waiting_answers():
-                    policy = policies[seat]
-                    if policy is not None:
-                        src = sources[seat]
-                        src._honest, src._on_turn = None, False  # (fresh(), inline: the hot path)
-                        events = table.answer(seat, bool(policy.call(observations[seat])), now)
-                        calls += 1
-                        self._made(events)
-                        if table.window is not window or calls >= budget:
-                            break
-                if calls == called:
+                made = self._answer(window, now, budget - calls)
+                if not made:
                     return calls
+                calls += made
                 continue
             court = table.court
             if court is not None:
@@ -296,37 +312,81 @@ class Driver:
                 if calls == called:
                     return calls
                 continue
-            seats = table.to_act()  # (none once the game is over)
-            if len(seats) > 1:  # several may act at once: a fair order
-                k = self.rng.below(len(seats))
-                seats = seats[k:] + seats[:k]
-            for seat in seats:
+            to_act = table.to_act()  # (none once the game is over)
+            if len(to_act) > 1:  # several may act at once: a fair order
+                k = self.rng.below(len(to_act))
+                to_act = to_act[k:] + to_act[:k]
+            for seat in to_act:
                 policy = policies[seat]
                 if policy is None:
                     continue
-                sources[seat].fresh(True)
-                data = policy.act(observations[seat])
+                obs = seats[seat]
+                obs._honest, obs._on_turn = None, True  # (fresh(True), inline: the hot path)
+                data = policy.act(obs)
                 if data is None:
                     continue
                 try:
-                    honest = sources[seat]._honest
+                    honest = obs._honest
                     action = honest.engine(data) if honest is not None else None
+                    known = action is not None and self._local  # (an honest option, unchanged)
                     if action is None:
                         action = table.game.parse_action(data)
-                    if policy.auto is None:
-                        events = table.act(seat, action, now)
-                    else:
+                    if policy.auto is not None:  # (a stand-in: checked as any action)
                         events = table.act(seat, action, now, auto=policy.auto)
+                    elif known:
+                        events = table.act(seat, action, now, honest=True)  # no second check
+                    else:
+                        events = table.act(seat, action, now)
                 except ActionError as e:
                     self.refused += 1
                     log.debug("seat %s: the table refused its policy's action %r: %s", seat, data, e)
                     continue
                 if data["type"] == "give":
-                    sources[seat].knowledge.sent(data)
+                    obs.knowledge.sent(data)
                 self.actions += 1
                 calls += 1
                 self._made(events)
                 break
             else:
                 return calls
+        return calls
+
+    def _answer(self, window: Any, now: float, budget: float) -> int:
+        """The policies' answers to the open window, in its order, up to ``budget`` table
+        calls; returns the calls made. Each policy is asked once: a call decided when the
+        budget ran out is made at the next :meth:`play`."""
+        table, policies, seats = self.table, self.policies, self.seats
+        calls = 0
+        passed: list[int] = []
+        caller = None
+        if self._calling is not None and self._calling[0] is window:
+            caller = self._calling[1]
+        else:
+            for seat in table.waiting_answers():
+                policy = policies[seat]
+                if policy is None:
+                    continue
+                obs = seats[seat]
+                obs._honest, obs._on_turn = None, False  # (fresh(), inline: the hot path)
+                call = policy.call(obs)
+                if not self._local:  # one seat per table call
+                    self._made(table.answer(seat, bool(call), now))
+                    calls += 1
+                    if table.window is not window or calls >= budget:
+                        return calls
+                elif call:
+                    caller = seat
+                    break
+                else:
+                    passed.append(seat)
+        self._calling = None
+        if passed:
+            self._made(table.passes(passed, now))
+            calls += 1
+            if caller is not None and calls >= budget:
+                self._calling = (window, caller)
+                return calls
+        if caller is not None:
+            self._made(table.answer(caller, True, now))
+            calls += 1
         return calls

@@ -2,7 +2,9 @@
 """Engine + table speed: random honest bots that answer ``pass`` to every call window.
 
 Counts game actions (move, draw, lay, beat, take, …); the ``pass`` answers are done but
-not counted. One process, one core. Example::
+not counted. One process, one core. Time is CPU time of this process by default
+(``--clock cpu``: on a shared, loaded machine wall-clock figures measure the neighbours
+too); ``--clock wall`` for elapsed time. Example::
 
     python scripts/bench_engine.py                      # every game, 2..6 players
     python scripts/bench_engine.py --game pidor --players 4 --seconds 5 --json
@@ -30,12 +32,17 @@ from pidor.engine.seeds import Rng  # noqa: E402
 from pidor.engine.table import Table  # noqa: E402
 
 
-def bench(game: str, players: int, deck: int | None, seconds: float, variant: dict) -> dict:
+#: The clocks a figure may be measured with.
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def bench(game: str, players: int, deck: int | None, seconds: float, variant: dict, clock: str = "cpu") -> dict:
     options = {"game": game, "players": players, **variant}
     if deck:
         options["deck"] = deck
     actions = games = 0
-    start = time.perf_counter()
+    now = CLOCKS[clock]
+    start = now()
     while True:
         seed = games.to_bytes(8, "big")
         table = Table(options)
@@ -43,7 +50,7 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
         bots = [RandomBot(s, seed) for s in range(players)]
         actions += play_game(table, bots, Rng(seed, b"driver"))
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = now() - start
         if elapsed >= seconds:
             break
     return {
@@ -53,6 +60,7 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
         "deck": table.options["deck"],
         "games": games,
         "actions": actions,
+        "clock": clock,
         "seconds": round(elapsed, 3),
         "actions_per_s": round(actions / elapsed),
         "games_per_s": round(games / elapsed, 1),
@@ -69,9 +77,12 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
               help="Simple durak's lead variant (V2-V4; default classic).")
 @click.option("--teams", type=click.Choice(list(TEAMS)), default=None,
               help="Team play for podkidnoy / perevodnoy (V6; sets the players).")
-@click.option("--seconds", type=float, default=2.0, show_default=True, help="Time per configuration.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
+              help="Time per configuration (on --clock).")
+@click.option("--clock", type=click.Choice(list(CLOCKS)), default="cpu", show_default=True,
+              help="cpu: this process's CPU time (fair on a loaded machine); wall: elapsed time.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
-def main(games, players, deck, lead, teams, seconds, as_json):
+def main(games, players, deck, lead, teams, seconds, clock, as_json):
     """Measure engine + table actions/s and games/s with honest random bots. Configurations
     a game does not allow (simple durak with 6 players or 52 cards) are left out."""
     available = []
@@ -90,7 +101,7 @@ def main(games, players, deck, lead, teams, seconds, as_json):
                 Table({"game": g, "players": p, **variant, **({"deck": int(deck)} if deck else {})})
             except ValueError:
                 continue
-            row = bench(g, p, int(deck) if deck else None, seconds, variant)
+            row = bench(g, p, int(deck) if deck else None, seconds, variant, clock)
             rows.append(row)
             if not as_json:
                 name = " ".join([g, *variant.values()])

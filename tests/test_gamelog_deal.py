@@ -128,3 +128,24 @@ def test_T10_reveal_check_and_seed_limits():
         deal_key(b"short", [None])
     with pytest.raises(ValueError):
         deal_key(server, [b"x" * 65])
+
+
+@pytest.mark.parametrize("key", [b"", b"k", bytes(range(64)), bytes(range(65)), b"\xff" * 200])
+def test_T10_the_stream_is_hmac_sha256_of_label_and_counter(key):
+    """Rng keys SHA-256 once and copies the states (fast); its numbers are exactly the
+    u32s of ``hmac.new(key, label ‖ counter)`` as T10 defines them, and ``below``
+    rejects what T10 rejects."""
+    for label in (b"deck", "bot:3", b""):
+        raw = label.encode() if isinstance(label, str) else label
+        stream = b"".join(hmac.new(key, raw + n.to_bytes(8, "big"), hashlib.sha256).digest() for n in range(5))
+        us = [int.from_bytes(stream[i:i + 4], "big") for i in range(0, len(stream), 4)]
+        rng = Rng(key, label)
+        assert [rng._u32() for _ in range(len(us))] == us
+        # below(n): u % n for the first u under the limit; n = 3·2^30 rejects u >= 3·2^30.
+        n, rng, expected, i = 3 << 30, Rng(key, label), [], 0
+        for _ in range(8):
+            while us[i] >= n:
+                i += 1
+            expected.append(us[i] % n)
+            i += 1
+        assert [rng.below(n) for _ in range(8)] == expected

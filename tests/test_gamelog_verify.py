@@ -379,6 +379,16 @@ def test_cli_exit_status_and_json(tmp_path, logs, sample):
         r = runner.invoke(verify_cmd, args)
         assert r.exit_code == 2, (args, r.output)
 
+    # --jobs: worker processes; the same reports in the order given, the same exit status
+    paths = [str(good), str(bad), str(jsonl), str(cut), str(tmp_path / "missing.plog")]
+    one = runner.invoke(verify_cmd, [*paths, "--json"])
+    two = runner.invoke(verify_cmd, [*paths, "--json", "--jobs", "2"])
+    assert one.exit_code == two.exit_code == 2 and one.output == two.output
+    assert [x["status"] for x in json.loads(two.output)["logs"]] == [
+        "verified", "failed", "verified", "unfinished", "unusable"]
+    r = runner.invoke(verify_cmd, [str(good), "--jobs", "0"])
+    assert r.exit_code == 2 and "--jobs" in r.output
+
 
 def test_cli_every_flipped_byte_fails(tmp_path):
     """Any changed byte of a whole (short) log: exit status 1 (2 only if the very first

@@ -69,6 +69,10 @@ def test_visible_violations_agree_with_the_tables_record_on_every_callable_actio
                     for s in w.owing:
                         got = driver.seats[s].knowledge.visible_violations(w.seat, w.action)
                         assert got == tuple(w.violations), (players, s, w)
+                        # what the seat's observation answers in-process: the public knowledge
+                        # (a spectator's belief, shared by every seat) judges the same
+                        got = driver.seats[s].visible_violations(w.seat, w.action)
+                        assert got == tuple(w.violations), (players, s, w)
                 _step(driver, t)
             assert t.over
     enough = 500 if not options else 250  # (a variant's row: fewer, longer actions)
@@ -98,6 +102,17 @@ def test_the_belief_shows_each_seat_exactly_its_own_view(game, options):
                     assert mine == real, (players, s, steps)
                     assert belief.honest_actions(s) == t.honest_actions(s)
                     assert belief.actions(s) == t.actions(s)
+                # the public knowledge (every seat's in-process visible_violations): a
+                # spectator's view, exactly
+                public = driver.public.belief()
+                assert public is not None
+                real, seen = t.view(None), public.view(None)
+                for v in (real, seen):
+                    status = v["status"]
+                    for key in ("window", "court"):
+                        if status[key] is not None:
+                            status[key] = {k: x for k, x in status[key].items() if k not in ("deadline", "owing")}
+                assert seen == real, (players, steps)
             assert t.over
 
 

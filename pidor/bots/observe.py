@@ -53,14 +53,15 @@ class BeliefLost(Exception):
 
 
 class Knowledge:
-    """One seat's knowledge of the current game. ``feed`` it every event (projected for
-    the seat, or in full: it projects them itself); ``reset`` it with a fresh view.
+    """One seat's knowledge of the current game (``seat=None``: a spectator's, the public
+    knowledge every seat shares). ``feed`` it every event (projected for the seat, or in
+    full: it projects them itself); ``reset`` it with a fresh view.
     ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
     each event once for every seat, and nobody calls ``feed``)."""
 
     __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
 
-    def __init__(self, seat: int, rules: dict, log: list[dict] | None = None) -> None:
+    def __init__(self, seat: int | None, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
         self.rules = rules
         self._events: list[dict] = [] if log is None else log  # as fed (full or projected)
@@ -225,7 +226,7 @@ class Knowledge:
     def _reveal(self, e: dict) -> None:
         """A consequence already played on the belief: put the cards it shows this seat
         where it says (they were unknown: swapped with the belief's guesses)."""
-        cards = e.get("cards") if e.get("seat") == self.seat else None
+        cards = e.get("cards") if e.get("seat") == self.seat and self.seat is not None else None
         if cards and e["type"] in ("draw", "prikup"):
             game = self._table.game
             hand = game.hands[self.seat]

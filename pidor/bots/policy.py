@@ -115,11 +115,14 @@ class Observation:
     * ``determinize(rng)``: an engine game consistent with everything the seat has seen.
 
     The values are computed when first asked (a policy that never asks pays nothing).
+    An observation reads them from its :class:`SeatSource` (the SDK's received messages);
+    the in-process driver's observation is a subclass that answers them itself
+    (:class:`pidor.driver.TableSeat`).
     """
 
     __slots__ = ("seat", "game", "players", "rules", "_src")
 
-    def __init__(self, seat: int, rules: dict, source: SeatSource) -> None:
+    def __init__(self, seat: int, rules: dict, source: SeatSource | None) -> None:
         self.seat = seat
         self.rules = rules
         self.game = rules["game"]

@@ -218,6 +218,9 @@ class DurakGame(DurakState, Game):
     def in_game(self, seat: int) -> bool:
         return not self.out[seat]
 
+    def in_game_seats(self) -> list[int]:
+        return [s for s, out in enumerate(self.out) if not out]
+
     def may_wait(self, seat: int) -> bool:
         # The defender has nothing to do once every attacking card is covered (D5): the
         # others say «бито» or throw in. He may still take (D6), but need not.

@@ -141,6 +141,8 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
     return (kind, *args)
 
 
+#: The most wire forms of actions a game class remembers (:meth:`Game.action_data`).
+_WIRE_LIMIT = 4096
 #: The most cards one action may name (a ``cards`` argument).
 MAX_CARDS = 36
 
@@ -201,6 +203,8 @@ class Game:
     CHOICE_EVENTS: ClassVar[frozenset[str]] = frozenset({"action"})
 
     players: int
+    _wire: ClassVar[dict[Action, dict]] = {}  # (each subclass has its own: __init_subclass__)
+    _wire_kinds: ClassVar[frozenset[str]] = frozenset()
 
     # --- creation -----------------------------------------------------------
 
@@ -284,6 +288,11 @@ class Game:
         """Whether ``seat`` still plays this game (T4: only they call and vote)."""
         raise NotImplementedError
 
+    def in_game_seats(self) -> list[int]:
+        """The seats :meth:`in_game`, in seat order (a new list)."""
+        in_game = self.in_game
+        return [s for s in range(self.players) if in_game(s)]
+
     @property
     def over(self) -> bool:
         """The rules have reached a result. ``Table.over`` follows once the table has
@@ -360,7 +369,21 @@ class Game:
     # --- helpers for subclasses ----------------------------------------------
 
     def action_data(self, action: Action) -> dict:
-        return action_to_data(self.ACTIONS, action)
+        """The wire form of a well-formed action (a new dict). Each class remembers the
+        forms it made (up to ``_WIRE_LIMIT``): an action is shown at least twice, to the
+        policy that picks it and in its event. Kinds with a ``cards`` argument (a list in
+        wire form, which a shallow copy would share) are made afresh."""
+        wire = self._wire.get(action)
+        if wire is None:
+            wire = action_to_data(self.ACTIONS, action)
+            if action[0] in self._wire_kinds and len(self._wire) < _WIRE_LIMIT:
+                self._wire[action] = wire
+        return dict(wire)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._wire = {}
+        cls._wire_kinds = frozenset(k for k, spec in cls.ACTIONS.items() if all(t != "cards" for _, t in spec))
 
     def parse_action(self, data: Any) -> Action:
         return action_from_data(self.ACTIONS, data)

@@ -103,6 +103,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         g.given = []
         g.result = None
         g._out = [False] * n
+        g._in = list(range(n))
         return g
 
     def _derive(self) -> None:
@@ -192,21 +193,26 @@ class PidorGame(DealPhase, TrickPlay, Game):
     def in_game(self, seat: int) -> bool:
         return self.phase != OVER and not self._out[seat]
 
+    def in_game_seats(self) -> list[int]:
+        if self.phase == OVER:
+            return []
+        return self._in[:]
+
     # ------------------------------------------------------------------ mutation
 
     def perform(self, seat: int, action: Action, violations: tuple[str, ...]) -> list[Event]:
-        action = tuple(action)
-        args = action[1:]
-        violations = list(violations)
+        if type(action) is not tuple:
+            action = tuple(action)
+        kind = action[0]
         data = self.action_data(action)
-        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": violations}
-        if action[0] == "give":
+        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": list(violations)}
+        if kind == "give":
             # P10: the card given is seen by the recipient (the giver knows it already; once
             # it is in another hand, no view or event may show it to him again).
             event["action"] = {"type": "give"}
             event["_private"] = {self.dues[0][0]: {"action": data}}
         events = [event]
-        getattr(self, _HANDLERS[action[0]][1])(seat, *args, events)
+        _DO[kind](self, seat, *action[1:], events)
         return events
 
     def advance(self) -> list[Event]:
@@ -335,6 +341,11 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for s in self.order:
             out[s] = True
         self._out = out
+        self._in = [s for s in range(self.players) if not out[s]]
+
+
+#: kind -> the method that carries it out (looked up once, not by name at every action).
+_DO = {kind: getattr(PidorGame, do) for kind, (_, do) in _HANDLERS.items()}
 
 
 def _codes(cards: list[int]) -> list[str]:

@@ -56,6 +56,7 @@ class PidorState:
     given: list[list[int]]  # the payments made: ``[[from, to, card], ...]``
     # Derived, not part of the data (``to_data`` leaves them out):
     _out: list[bool]  # ``_out[s]``: ``s`` has left the game (``s in order``)
+    _in: list[int]  # the seats still in the game, in seat order (not in ``order``)
     _low_i: int  # the lowest rank's index: 0 (the 2) in 52 cards, 4 (the 6) in 36
     _up: tuple[int, ...]  # ``_up[i]``: the rank index that goes on an open card of rank index i (P3)
 

@@ -222,6 +222,7 @@ class TrickPlay(PidorState):
 
     def _leave(self, seat: int, events: list[Event]) -> None:
         self._out[seat] = True
+        self._in.remove(seat)
         self.order.append(seat)
         events.append({"type": "out", "seat": seat, "place": len(self.order)})
 

@@ -296,12 +296,18 @@ class Table:
 
     # ------------------------------------------------------------------ acts
 
-    def act(self, seat: int, action: Action, now: float = 0.0) -> list[Event]:
-        """A game action of ``seat`` (honest or not, T1). Opens a call window (T3)."""
-        game = self._playing()
+    def act(self, seat: int, action: Action, now: float = 0.0, *, honest: bool = False) -> list[Event]:
+        """A game action of ``seat`` (honest or not, T1). Opens a call window (T3).
+        ``honest=True``: the caller took ``action`` as it is from :meth:`honest_actions`
+        for this seat in this very state (the driver's policies do), so it is possible and
+        breaks no rule: the check is not run again."""
+        game = self.game
+        if game is None or self.over:
+            raise NotNow("no game has started at this table" if game is None else "the game is over")
         if self.court is not None:
             raise NotNow("the court is sitting: only votes are accepted (T4)")
-        violations = game.check(seat, action)  # raises, changing nothing, if malformed or impossible
+        # The check raises, changing nothing, if the action is malformed or impossible.
+        violations = () if honest else game.check(seat, action)
         callable_ = game.is_callable(action)
         if self.window is not None and callable_:
             raise NotNow("wait: the call window of the last action is still open (T3)")
@@ -316,8 +322,9 @@ class Table:
             self.honest_only.discard(seat)
         events += self._after_game_events(events)
         if callable_:
-            in_game = game.in_game
-            owing = [s for s in range(game.players) if s != seat and in_game(s)]
+            owing = game.in_game_seats()
+            if seat in owing:
+                owing.remove(seat)
             if owing:
                 length = self._window_length(events)
                 deadline = None if length is None else now + length
@@ -329,10 +336,7 @@ class Table:
 
     def answer(self, seat: int, call: bool, now: float = 0.0) -> list[Event]:
         """``call`` («пидор!») or ``pass`` on the action in the open window (T2, T3)."""
-        window = self.window
-        if window is None:
-            raise NotNow("there is no action to call now" if self.court is None
-                         else "the court is already sitting on this action (T2: one call per action)")
+        window = self.window or self._no_window()
         if seat not in window.owing:
             raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
         if not call:
@@ -349,7 +353,7 @@ class Table:
             events += self._set_mark(seat, "false_call")
             return events + self._settle(now)
         self.window = None
-        voters = {s for s in range(self.game.players) if s not in (seat, accused) and self.game.in_game(s)}
+        voters = {s for s in self.game.in_game_seats() if s not in (seat, accused)}
         timeout = self.options["vote_timeout"]
         self.court = Court(seat, accused, window.action, window.violations, {}, voters,
                            None if timeout is None else now + timeout, window.snapshot, window.mark_before)
@@ -357,6 +361,22 @@ class Table:
         if not voters:
             events += self._verdict(now)
         return events
+
+    def passes(self, seats: list[int], now: float = 0.0) -> list[Event]:
+        """``answer(seat, False, now)`` for each of ``seats`` in order, in one call (bots
+        that pass together): the same events and the same state. Refused as a whole,
+        changing nothing, when one of them could not pass (T3)."""
+        window = self.window or self._no_window()
+        owing = window.owing
+        if seats == owing:  # everyone passes (bots at once): the window closes
+            return self._close_window(now)
+        if not all(s in owing for s in seats) or len(set(seats)) != len(seats):
+            raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
+        if len(seats) == len(owing):
+            return self._close_window(now)
+        for seat in seats:
+            owing.remove(seat)
+        return []
 
     def vote(self, seat: int, guilty: bool, now: float = 0.0) -> list[Event]:
         """«пидор» (``guilty=True``) or «чист» in the sitting court (T4)."""
@@ -404,12 +424,9 @@ class Table:
 
     # ------------------------------------------------------------- internals
 
-    def _playing(self) -> Game:
-        if self.game is None:
-            raise NotNow("no game has started at this table")
-        if self.over:
-            raise NotNow("the game is over")
-        return self.game
+    def _no_window(self) -> Window:
+        raise NotNow("there is no action to call now" if self.court is None
+                     else "the court is already sitting on this action (T2: one call per action)")
 
     def _window_length(self, events: list[Event]) -> float | None:
         """T3: every callable action gets at least the full ``call_window``; an event with
@@ -426,7 +443,9 @@ class Table:
     def _close_window(self, now: float) -> list[Event]:
         """Every answer was a pass, or the window's time ran out (T3)."""
         seat, self.window = self.window.seat, None
-        return [{"type": "window_closed", "seat": seat}] + self._settle(now)
+        events = [{"type": "window_closed", "seat": seat}]
+        events += self._settle(now)
+        return events
 
     def _court_public(self) -> dict:
         c = self.court
@@ -486,7 +505,8 @@ class Table:
             return []
         game = self.game
         events = game.advance()
-        events += self._after_game_events(events)
+        if events:
+            events += self._after_game_events(events)
         if game.result is not None:
             self.over = True
             self.previous = game.result

@@ -163,10 +163,11 @@ class Recorder:
             self._write("start", {"now": float(now)}, events)
         return events
 
-    def act(self, seat: int, action: tuple, now: float = 0.0, *, auto: str | None = None) -> list[dict]:
+    def act(self, seat: int, action: tuple, now: float = 0.0, *, auto: str | None = None,
+            honest: bool = False) -> list[dict]:
         """A game action. ``auto``: T9, the honest bot acted for the seat (``timeout`` or
-        ``absent``)."""
-        events = self.table.act(seat, action, now)
+        ``absent``); ``honest``: as for :meth:`Table.act`."""
+        events = self.table.act(seat, action, now, honest=honest)
         if self.writer is not None:
             data = {"seat": seat, "action": self.table.game.action_data(action), "now": float(now)}
             if auto is not None:
@@ -187,6 +188,16 @@ class Recorder:
                 self._passed.append(seat)
                 self._passed_now = float(now)
                 self._passed_events += events
+        return events
+
+    def passes(self, seats: list[int], now: float = 0.0) -> list[dict]:
+        """Passes of several seats in one call (:meth:`Table.passes`), logged as the same
+        passes one by one would be."""
+        events = self.table.passes(seats, now)
+        if self.writer is not None:
+            self._passed += seats
+            self._passed_now = float(now)
+            self._passed_events += events
         return events
 
     def vote(self, seat: int, guilty: bool, now: float = 0.0) -> list[dict]:

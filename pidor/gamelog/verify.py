@@ -183,10 +183,7 @@ class Rerun:
         seats = passed["seats"]
         if type(seats) is not list or not seats:
             raise Mismatch(index, "'passed' names no seats")
-        t, now, events = self.table, passed["now"], []
-        for seat in seats:
-            events += t.answer(seat, False, now)
-        return events
+        return self.table.passes(seats, passed["now"])
 
 
 def _first_difference(produced: list, recorded) -> str:
