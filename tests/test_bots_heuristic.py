@@ -151,9 +151,11 @@ def test_call_rates_follow_the_evidence_and_the_cost_deters():
 
 def test_D3_D4_plainly_clean_never_hides_a_visible_violation():
     """The heuristic skips the engine's check for a card plainly honest on the table
-    (the speed of its calls): over cheating games, every window it reads as plainly
-    clean is one the engine's visible check finds clean too, and cheats are still seen."""
-    seen = {"clean": 0, "asked": 0, "broken": 0}
+    (the speed of its calls), read off the table it follows from the events: over
+    cheating games that table is the view's (or, when the window's card ended the bout,
+    the one it lay on), every window it reads as plainly clean is
+    one the engine's visible check finds clean too, and cheats are still seen."""
+    seen = {"clean": 0, "asked": 0, "broken": 0, "followed": 0}
 
     class Checking(HeuristicPolicy):
         name = "checking-heuristic"
@@ -161,10 +163,17 @@ def test_D3_D4_plainly_clean_never_hides_a_visible_violation():
         def call(self, obs):
             window = obs.window
             if window is not None and window["seat"] != self.seat:
+                view = obs.view
+                pairs = self.table_seen.pairs
+                if pairs is not None and view["table"]:
+                    seen["followed"] += 1
+                    assert pairs == [list(p) for p in view["table"]] and self.table_seen.limit == view["limit"]
+                elif pairs is not None:  # the window's card ended the bout (D5): the view's table is clear
+                    assert window["action"]["card"] in {c for p in pairs for c in p}
                 broken = obs.visible_violations(window["seat"], window["action"])
-                if plainly_clean(obs.view, window["action"]):
+                if self._plainly_clean(obs, window["action"]):
                     seen["clean"] += 1
-                    assert broken == (), (window["action"], obs.view["table"], broken)
+                    assert broken == (), (window["action"], view["table"], broken)
                 else:
                     seen["asked"] += 1
                     seen["broken"] += bool(broken)
@@ -174,6 +183,7 @@ def test_D3_D4_plainly_clean_never_hides_a_visible_violation():
         for k in range(4):
             table = Table({"game": game, "players": 3})
             table.start(seed=f"clean {k}".encode(), first=k % 3)
-            bots = [Checking(0, b"c")] + [make_policy("builtin:random:cheat=0.4", s, b"%d" % s) for s in (1, 2)]
+            bots = [Checking(0, b"c")] + [make_policy("builtin:random:cheat=0.4,attention=0.5", s, b"%d" % s)
+                                          for s in (1, 2)]
             play_game(table, bots, Rng(b"clean", game.encode()))
-    assert seen["clean"] > 50 and seen["broken"] > 5
+    assert seen["clean"] > 50 and seen["broken"] > 5 and seen["followed"] > 50

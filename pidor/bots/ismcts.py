@@ -186,26 +186,25 @@ def _cards_held(game: Game, seat: int) -> int:
 @register
 class IsmctsPolicy(HeuristicPolicy):
     name = "ismcts"
-    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 60, "ms": 0}
+    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 400, "steps": 3000, "ms": 0}
 
     def act(self, obs: Observation) -> dict | None:
         honest = obs.honest
-        choice = self.honest_choice(obs)
+        view = obs.view
+        choice = self.honest_choice(obs, view)
         if not honest or choice is None:
             return choice
-        cheats = self.cheat_options(obs, choice) if self.cheat > 0.0 and obs.may_cheat else []
+        cheats = self.cheat_options(obs, view, choice) if self.cheat > 0.0 and obs.may_cheat else []
         if len(honest) == 1 and not cheats:
             return honest[0]
         if obs.game != "pidor":
-            view = obs.view
             if view["seat"] != view["defender"] and view["table"] and any(c is None for _, c in view["table"]):
                 return choice  # throwing in while the defender covers: the heuristic's call
-        return self._search(obs, honest, cheats) or choice
+        return self._search(obs, view, honest, cheats) or choice
 
-    def _search(self, obs: Observation, honest: list[dict], cheats: list[tuple[float, dict]]) -> dict | None:
+    def _search(self, obs: Observation, view: dict, honest: list[dict], cheats: list[tuple[float, dict]]) -> dict | None:
         me = self.seat
         size = obs.rules["deck"]
-        view = obs.view
         in_game = [s for s in range(obs.players) if s not in view["out"]]
         p_called = caught(self.rates, me, in_game) if self.rates is not None else 0.5
         game = obs.determinize(self.rng)
@@ -223,11 +222,12 @@ class IsmctsPolicy(HeuristicPolicy):
         root = _Node()
         deadline = time.process_time() + self.ms / 1000.0 if self.ms else None
         budget = self.iterations if not self.ms else 1 << 30
-        done = 0
+        steps = self.steps if not self.ms and self.steps else 1 << 30
+        done = spent = 0
         while game is not None:
-            self._iterate(game, root, moves, cheat_keys, p_called, size)
+            spent += self._iterate(game, root, moves, cheat_keys, p_called, size)
             done += 1
-            if done >= budget or (deadline is not None and time.process_time() >= deadline):
+            if done >= budget or spent >= steps or (deadline is not None and time.process_time() >= deadline):
                 break
             game = obs.determinize(self.rng)
         if not root.children:
@@ -235,7 +235,8 @@ class IsmctsPolicy(HeuristicPolicy):
         best = max(root.children, key=lambda k: root.children[k].visits)
         return moves[best]
 
-    def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float, size: int) -> None:
+    def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float, size: int) -> int:
+        """One iteration; the number of actions it simulated."""
         me = self.seat
         rng = self.rng
         limit = DEPTH.get(game.name, FULL)
@@ -246,7 +247,7 @@ class IsmctsPolicy(HeuristicPolicy):
         check = game.name == "pidor"  # its honest moves may hang on the deal (P3: stacks)
         legal = [k for k in moves if (not check and k not in cheat_keys) or self._legal(game, k)]
         if not legal:
-            return
+            return 1
         key = self._select(node, legal)
         child = node.children.setdefault(key, _Node())
         path.append((child, me))
@@ -287,6 +288,7 @@ class IsmctsPolicy(HeuristicPolicy):
         for n_, seat in path:
             n_.visits += 1
             n_.reward += scores[seat]
+        return depth + 1
 
     def _legal(self, game: Game, action: tuple) -> bool:
         try:

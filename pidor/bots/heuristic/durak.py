@@ -146,25 +146,55 @@ def durak_cheats(view: dict, honest_choice: dict | None, honest: list[dict]) -> 
     return out
 
 
-def plainly_clean(view: dict, action: dict) -> bool:
+class TableSeen:
+    """The durak table as the seat saw it laid, from the projected events (a bout's
+    ``limit``, the cards of ``attack``, ``cover`` and ``transfer``): what a call needs,
+    without building the whole view at every window. ``pairs`` is ``None`` (ask the view)
+    from an undo or a payment (T6, D12) to the next bout."""
+
+    __slots__ = ("pairs", "limit")
+
+    def __init__(self) -> None:
+        self.pairs: list[list] | None = None
+        self.limit = 0
+
+    def see(self, event: dict) -> None:
+        kind = event["type"]
+        if kind == "bout":
+            self.pairs, self.limit = [], event["limit"]
+        elif kind in ("game_start", "undo", "payment_due"):
+            self.pairs = None
+        elif self.pairs is None:
+            return
+        elif kind == "action":
+            a = event["action"]
+            t = a["type"]
+            if t == "attack" or t == "transfer":
+                self.pairs.append([a["card"], None])
+            elif t == "cover":
+                self.pairs[a["target"]][1] = a["card"]
+        elif kind == "transfer":
+            self.limit = event["limit"]
+
+
+def plainly_clean(table: list, limit: int, trump: str, action: dict) -> bool:
     """Whether the open window's ``action`` (podkidnoy, perevodnoy, no teams) visibly broke
-    no rule, read off the table it lies on: a lead, a throw-in of a rank already on the
-    table within the limit (D3), a cover that beats (D4). ``False`` means "ask the engine"
+    no rule, read off the ``table`` it lies on (pairs of card codes, as in a view, with its
+    ``limit`` and ``trump`` letter): a lead, a throw-in of a rank already on the table within
+    the limit (D3), a cover that beats (D4). ``False`` means "ask the engine"
     (:meth:`Observation.visible_violations`): a transfer, or a card that may break a rule."""
     kind = action.get("type")
-    table = view["table"]
     if kind == "cover":
         t = action.get("target")
         if not isinstance(t, int) or not 0 <= t < len(table) or table[t][1] != action.get("card"):
             return False
-        trump = suit_index(view["trump"])
         card, target = parse_card(action["card"]), parse_card(table[t][0])
-        return _beats(card, target, trump)
+        return _beats(card, target, suit_index(trump))
     if kind != "attack" or not table or table[-1][0] != action.get("card"):
         return False
     if len(table) == 1:
         return True  # a lead (D3)
-    if len(table) > view["limit"]:
+    if len(table) > limit:
         return False
     rank = parse_card(action["card"]) % 13
     return any(parse_card(c) % 13 == rank for pair in table[:-1] for c in pair if c is not None)
