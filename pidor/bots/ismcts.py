@@ -38,6 +38,9 @@ __all__ = ["IsmctsPolicy", "DEPTH", "FULL"]
 #: end; «пидор» (hundreds of actions a game) a few tricks ahead.
 DEPTH = {"pidor": 40}
 FULL = 400
+#: What a deal costs (``Observation.determinize``, a copy of the belief's game) in the
+#: ``steps`` budget: about as much CPU as this many simulated actions.
+DEAL_STEPS = 6
 #: UCB1 exploration constant.
 EXPLORE = 0.7
 
@@ -90,7 +93,9 @@ def _step(game: Game) -> tuple[int, list[tuple]] | None:
 def _playout_move(game: Game, seat: int, honest: list[tuple], size: int) -> tuple:
     """The playouts' move: the heuristic's honest choice in «пидор»; in durak the greedy
     rule on the engine's own actions (cheapest cover, take what cannot be covered, lead
-    and throw in the cheapest non-trump), which is many times faster than the wire form."""
+    and throw in the cheapest non-trump), which is many times faster than the wire form.
+    (The heuristic's own rule, ``durak_move``, made weaker playouts at the same budget:
+    the heuristic lost 58.6% of 140 decided games against it, 65.9% of 138 with this.)"""
     if game.name == "pidor":
         view = game.view(seat)
         data = pidor_action(view, [game.action_data(a) for a in honest], set(), size)
@@ -186,7 +191,7 @@ def _cards_held(game: Game, seat: int) -> int:
 @register
 class IsmctsPolicy(HeuristicPolicy):
     name = "ismcts"
-    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 400, "steps": 3000, "ms": 0}
+    PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 1000, "steps": 4500, "ms": 0}
 
     def act(self, obs: Observation) -> dict | None:
         honest = obs.honest
@@ -225,7 +230,7 @@ class IsmctsPolicy(HeuristicPolicy):
         steps = self.steps if not self.ms and self.steps else 1 << 30
         done = spent = 0
         while game is not None:
-            spent += self._iterate(game, root, moves, cheat_keys, p_called, size)
+            spent += DEAL_STEPS + self._iterate(game, root, moves, cheat_keys, p_called, size)
             done += 1
             if done >= budget or spent >= steps or (deadline is not None and time.process_time() >= deadline):
                 break
@@ -247,7 +252,7 @@ class IsmctsPolicy(HeuristicPolicy):
         check = game.name == "pidor"  # its honest moves may hang on the deal (P3: stacks)
         legal = [k for k in moves if (not check and k not in cheat_keys) or self._legal(game, k)]
         if not legal:
-            return 1
+            return 0
         key = self._select(node, legal)
         child = node.children.setdefault(key, _Node())
         path.append((child, me))
@@ -288,7 +293,7 @@ class IsmctsPolicy(HeuristicPolicy):
         for n_, seat in path:
             n_.visits += 1
             n_.reward += scores[seat]
-        return depth + 1
+        return depth + 1  # the root's move and the rest
 
     def _legal(self, game: Game, action: tuple) -> bool:
         try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...cards import card_code, low_rank, parse_card
 from ..greedy import durak_key, suit_index
 
-__all__ = ["durak_action", "durak_cheats", "durak_value", "cover_plan"]
+__all__ = ["durak_action", "durak_move", "durak_cheats", "durak_value", "cover_plan", "TableSeen", "plainly_clean"]
 
 #: Throw in a card worth less than this (:func:`durak_value`): with the deck empty every
 #: plain card and the four lowest trumps; while it lasts every plain card (a card played is
@@ -57,25 +57,49 @@ def cover_plan(targets: list[int], hand: list[int], trump: int) -> dict[int, int
 
 
 def durak_action(view: dict, honest: list[dict]) -> dict | None:
-    """The heuristic's honest choice, or ``None`` to wait."""
+    """The heuristic's honest choice, or ``None`` to wait (wire form: :func:`durak_move`
+    on the seat's view)."""
     if not honest:
         return None
-    trump = suit_index(view["trump"])
-    low_i = low_rank(view["deck_size"]) - 2
-    value = lambda c: durak_value(c, trump, low_i)  # noqa: E731
-    key = lambda a: value(parse_card(a["card"]))  # noqa: E731
-    kinds: dict[str, list[dict]] = {}
+    table = view["table"]
+    move = durak_move(
+        [parse_card(c) for c in view["hand"]], [parse_card(a) for a, _ in table],
+        [-1 if c is None else parse_card(c) for _, c in table], suit_index(view["trump"]),
+        low_rank(view["deck_size"]) - 2, view["deck"], view["seat"] == view["defender"],
+        [_engine_form(a) for a in honest])
+    if move is None:
+        return None
+    data = {"type": move[0]}
+    if len(move) > 1:
+        data["card"] = card_code(move[1])
+    if len(move) > 2:
+        data["target"] = move[2]
+    return data
+
+
+def _engine_form(a: dict) -> tuple:
+    if "target" in a:
+        return (a["type"], parse_card(a["card"]), a["target"])
+    return (a["type"], parse_card(a["card"])) if "card" in a else (a["type"],)
+
+
+def durak_move(hand: list[int], attack: list[int], cover: list[int], trump: int, low_i: int, deck: int,
+               defending: bool, honest: list[tuple]) -> tuple | None:
+    """The heuristic's honest choice in engine form (``("cover", card, target)``, ...) from
+    the seat's hand, the table (``cover[i]`` -1: uncovered), the trump suit, the deck's
+    lowest rank index and size, whether the seat defends, and its honest actions; ``None``
+    to wait."""
+    value = lambda c: c % 13 - low_i + (13 if c // 13 == trump else 0)  # noqa: E731 durak_value
+    key = lambda a: value(a[1])  # noqa: E731
+    kinds: dict[str, list[tuple]] = {}
     for a in honest:
-        kinds.setdefault(a["type"], []).append(a)
+        kinds.setdefault(a[0], []).append(a)
     if "give" in kinds:
         return min(kinds["give"], key=key)
-    hand = [parse_card(c) for c in view["hand"]]
-    table = view["table"]
-    deck = view["deck"]
-    if view["seat"] == view["defender"] and table:
-        return _defend(view, kinds, hand, trump, value)
+    if defending and attack:
+        return _defend(kinds, hand, attack, cover, trump, deck, value)
     attacks = kinds.get("attack", [])
-    if not table:
+    if not attack:
         return _lead(attacks, hand, value) if attacks else None
     keep = THROW_BELOW[0 if deck == 0 else 1]
     cheap = [a for a in attacks if key(a) < keep]
@@ -84,36 +108,30 @@ def durak_action(view: dict, honest: list[dict]) -> dict | None:
     return kinds["bito"][0] if "bito" in kinds else None
 
 
-def _lead(attacks: list[dict], hand: list[int], value) -> dict:
+def _lead(attacks: list[tuple], hand: list[int], value) -> tuple:
     counts: dict[int, int] = {}
     for c in hand:
         counts[c % 13] = counts.get(c % 13, 0) + 1
-
-    def score(a: dict) -> float:
-        c = parse_card(a["card"])
-        return value(c) - 1.5 * (counts[c % 13] - 1)
-
-    return min(attacks, key=score)
+    return min(attacks, key=lambda a: value(a[1]) - 1.5 * (counts[a[1] % 13] - 1))
 
 
-def _defend(view: dict, kinds: dict, hand: list[int], trump: int, value) -> dict | None:
-    table = view["table"]
-    transfers = kinds.get("transfer", [])
-    plain = [a for a in transfers if parse_card(a["card"]) // 13 != trump]
+def _defend(kinds: dict, hand: list[int], attack: list[int], cover: list[int], trump: int, deck: int,
+            value) -> tuple | None:
+    plain = [a for a in kinds.get("transfer", ()) if a[1] // 13 != trump]
     if plain:
-        return min(plain, key=lambda a: value(parse_card(a["card"])))
-    uncovered = {parse_card(a): i for i, (a, c) in enumerate(table) if c is None}
+        return min(plain, key=lambda a: value(a[1]))
+    uncovered = {a: i for i, (a, c) in enumerate(zip(attack, cover)) if c < 0}
     if not uncovered:
         return None
     plan = cover_plan(list(uncovered), hand, trump)
     if plan is None:
-        return {"type": "take"}
-    on_table = sum(1 + (c is not None) for _, c in table)
-    dear = sum(1 for t, c in plan.items() if value(c) >= DEAR or (value(c) >= 13 and value(t) < 4))
-    if view["deck"] > 4 and dear and on_table <= 2 and len(hand) <= 6:
-        return {"type": "take"}  # D6: a trump above the lowest is worth more than a small table
+        return ("take",)
+    on_table = len(attack) + len(attack) - len(uncovered)
+    dear = any(value(c) >= DEAR or (value(c) >= 13 and value(t) < 4) for t, c in plan.items())
+    if deck > 4 and dear and on_table <= 2 and len(hand) <= 6:
+        return ("take",)  # D6: a trump above the lowest is worth more than a small table
     target = max(uncovered, key=lambda t: durak_key(t, trump))
-    return {"type": "cover", "card": card_code(plan[target]), "target": uncovered[target]}
+    return ("cover", plan[target], uncovered[target])
 
 
 def durak_cheats(view: dict, honest_choice: dict | None, honest: list[dict]) -> list[tuple[float, dict]]:
