@@ -12,7 +12,7 @@ from . import __version__
 #: command name -> (module, attribute, one-line help)
 COMMANDS = {
     "serve": ("pidor.server.command", "serve", "Run the match server (msgpack over TCP)."),
-    "play": ("pidor.play.session", "play", "Play at a server from this terminal."),
+    "play": ("pidor.play.command", "play", "Play at a server from this terminal."),
     "match": ("pidor.match.command", "match", "Run scripted bot-vs-bot matches (built-in and external bots)."),
     "standings": ("pidor.match.standings", "standings_command",
                   "Rank entrants from game logs and match results files."),

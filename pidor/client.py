@@ -45,7 +45,7 @@ MAX_STR = 16384
 MAX_BIN = 4096
 
 #: replies carry the request's ``id``; everything else the server sends is a push.
-REPLIES = frozenset({"welcome", "tables", "joined", "pong", "rules", "ok", "error"})
+REPLIES = frozenset({"welcome", "tables", "joined", "watching", "pong", "rules", "ok", "error"})
 #: requests that name the ``seq`` they were decided on (§5 "Acting on what you saw")
 GAME_REQUESTS = frozenset({"act", "call", "pass", "vote"})
 #: fatal errors after which coming back with the token makes no sense
@@ -311,7 +311,7 @@ class TableState:
                 self.turn_expires = None if d is None else time.monotonic() + d
         elif kind == "hint":
             self.hint = msg
-        elif kind == "joined":
+        elif kind in ("joined", "watching"):  # watching: a spectator's, seat None (§4 watch)
             if (msg.get("table") or {}).get("id") != self.table:
                 self.reset()
             self.info = msg.get("table")
@@ -351,12 +351,13 @@ class TableState:
                 s["honest_only"] = [x for x in s["honest_only"] if x != e.get("seat")]
         elif t == "window":
             s.update(state="window", window={k: e.get(k) for k in ("seat", "owing", "deadline")})
-        elif t == "call":
+        elif t in ("call", "window_closed"):
             s["window"] = None
         elif t == "court":
             s.update(state="court", window=None, court={**{k: v for k, v in e.items() if k != "type"}, "votes": {}})
         elif t == "vote" and s.get("court"):
-            s["court"]["votes"][e.get("seat")] = e.get("guilty")
+            # (a snapshot's court has no votes yet: those cast before it are not shown)
+            s["court"].setdefault("votes", {})[e.get("seat")] = e.get("guilty")
         elif t == "verdict":
             s.update(state="play", court=None)
             if e.get("outcome") == "guilty":
@@ -560,6 +561,22 @@ class Client:
 
     def leave(self) -> dict:
         reply = self.request("leave")
+        self.state.reset()
+        return reply
+
+    def watch(self, table: int) -> dict:
+        """Watch a table as a spectator (§4 ``watch``): the public view, seat ``None``, no
+        hidden card; ``state`` follows it from the ``snapshot`` and events that come through
+        :meth:`receive` (held back ``delay`` seconds if the table sets ``watch_delay``).
+        Returns ``watching``; ``ServerError`` ``spectators_full``, ``no_table``,
+        ``already_seated`` (you sit at that table). Watching another table stops this."""
+        reply = self.request("watch", table=table)
+        self.state.absorb(reply)
+        return reply
+
+    def unwatch(self) -> dict:
+        """Stop watching."""
+        reply = self.request("unwatch")
         self.state.reset()
         return reply
 

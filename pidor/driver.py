@@ -54,13 +54,14 @@ class WireActions(SequenceABC):
     picks one of ten options converts one). An option handed back unchanged is taken
     back without parsing it again (:meth:`engine`)."""
 
-    __slots__ = ("_actions", "_data", "_wire", "_values")
+    __slots__ = ("_actions", "_data", "_wire", "_values", "_last")
 
     def __init__(self, actions: list[Action], data: Callable[[Action], dict]) -> None:
         self._actions = actions
         self._data = data
         self._wire: list[dict | None] = [None] * len(actions)
         self._values: list[tuple | None] = [None] * len(actions)  # each as handed out
+        self._last = 0  # the option handed out last (most often the one handed back)
 
     def __len__(self) -> int:
         return len(self._actions)
@@ -72,13 +73,31 @@ class WireActions(SequenceABC):
         if w is None:
             w = self._wire[i] = self._data(self._actions[i])
             self._values[i] = tuple(w.values())
+        self._last = i
         return w
 
+    def _all(self) -> list[dict]:
+        wire = self._wire
+        for i, w in enumerate(wire):
+            if w is None:
+                self[i]
+        return wire
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._all()
+
     def __eq__(self, other: object) -> bool:
-        return list(self) == other
+        return self._all() == other
 
     def engine(self, data: Any) -> Action | None:
         """The engine action of ``data`` if it is an option handed out and unchanged."""
+        i = self._last
+        w = self._wire[i] if self._wire else None
+        if w is data:
+            return self._actions[i] if tuple(w.values()) == self._values[i] else None
         for i, w in enumerate(self._wire):
             if w is data:
                 return self._actions[i] if tuple(w.values()) == self._values[i] else None
@@ -158,11 +177,16 @@ class TableSeat(Observation):
         return WireActions(self._table.actions(self.seat), self._table.game.action_data)
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
-        """Judged on the public knowledge the driver keeps once for every seat: which rules
-        an action visibly broke depends on the public state and the action only (no rule
-        looks at a hidden card, :mod:`pidor.bots.observe`), so every seat's own knowledge
-        would answer the same (tested), and one belief is played instead of one per seat."""
-        return self._public.visible_violations(seat, action)
+        """The open window's action is judged on the public knowledge the driver keeps once
+        for every seat: which rules an action visibly broke depends on the public state and
+        the action only (no rule looks at a hidden card, :mod:`pidor.bots.observe`), so the
+        seat's own knowledge would answer the same (tested), and one belief is played
+        instead of one per calling seat. Any other action, on the seat's own knowledge (it
+        also knows which cards the seat's hands can hold)."""
+        w = self._table.window
+        if w is not None and w.seat == seat and w.action == action:
+            return self._public.visible_violations(seat, action)
+        return self.knowledge.visible_violations(seat, action)
 
     def determinize(self, rng: Rng) -> Any:
         return self.knowledge.determinize(rng)

@@ -10,6 +10,7 @@ too); ``--clock wall`` for elapsed time. Example::
     python scripts/bench_engine.py --game pidor --players 4 --seconds 5 --json
     python scripts/bench_engine.py --game simple --lead pairs --players 4
     python scripts/bench_engine.py --game podkidnoy --teams 2x2
+    python scripts/bench_engine.py --bare --players 4   # engine + table alone, no bots
 """
 
 from __future__ import annotations
@@ -36,7 +37,35 @@ from pidor.engine.table import Table  # noqa: E402
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
-def bench(game: str, players: int, deck: int | None, seconds: float, variant: dict, clock: str = "cpu") -> dict:
+def bare_game(table: Table, rng: Rng) -> int:
+    """What the bots' figure costs without bots: the benchmark itself picks the actions as
+    the driver's random bots would (seats that may act asked in a rotation from a random
+    one, a random honest action, ``pass`` from everyone in one call), with no driver,
+    policies or observations. Returns the actions."""
+    actions = 0
+    while not table.over:
+        if table.window is not None:
+            table.passes(table.waiting_answers())
+            continue
+        game = table.game
+        seats = table.to_act()
+        k = rng.below(len(seats)) if len(seats) > 1 else 0
+        for seat in seats[k:] + seats[:k]:
+            honest = game.honest_actions(seat)
+            if honest and not game.may_wait(seat):
+                table.act(seat, honest[rng.below(len(honest))], honest=True)
+                actions += 1
+                break
+        else:
+            deadline = table.deadline()
+            if deadline is None:
+                raise RuntimeError("stuck: nobody may act and no clock runs")
+            table.tick(deadline)
+    return actions
+
+
+def bench(game: str, players: int, deck: int | None, seconds: float, variant: dict, clock: str = "cpu",
+          bare: bool = False) -> dict:
     options = {"game": game, "players": players, **variant}
     if deck:
         options["deck"] = deck
@@ -47,8 +76,11 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
         seed = games.to_bytes(8, "big")
         table = Table(options)
         table.start(seed=seed)
-        bots = [RandomBot(s, seed) for s in range(players)]
-        actions += play_game(table, bots, Rng(seed, b"driver"))
+        if bare:
+            actions += bare_game(table, Rng(seed, b"bare"))
+        else:
+            bots = [RandomBot(s, seed) for s in range(players)]
+            actions += play_game(table, bots, Rng(seed, b"driver"))
         games += 1
         elapsed = now() - start
         if elapsed >= seconds:
@@ -60,6 +92,7 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
         "deck": table.options["deck"],
         "games": games,
         "actions": actions,
+        "bots": "none (bare)" if bare else "random",
         "clock": clock,
         "seconds": round(elapsed, 3),
         "actions_per_s": round(actions / elapsed),
@@ -81,8 +114,10 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
               help="Time per configuration (on --clock).")
 @click.option("--clock", type=click.Choice(list(CLOCKS)), default="cpu", show_default=True,
               help="cpu: this process's CPU time (fair on a loaded machine); wall: elapsed time.")
+@click.option("--bare", is_flag=True,
+              help="No bots: the benchmark picks random honest actions itself (engine + table alone).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
-def main(games, players, deck, lead, teams, seconds, clock, as_json):
+def main(games, players, deck, lead, teams, seconds, clock, bare, as_json):
     """Measure engine + table actions/s and games/s with honest random bots. Configurations
     a game does not allow (simple durak with 6 players or 52 cards) are left out."""
     available = []
@@ -101,7 +136,7 @@ def main(games, players, deck, lead, teams, seconds, clock, as_json):
                 Table({"game": g, "players": p, **variant, **({"deck": int(deck)} if deck else {})})
             except ValueError:
                 continue
-            row = bench(g, p, int(deck) if deck else None, seconds, variant, clock)
+            row = bench(g, p, int(deck) if deck else None, seconds, variant, clock, bare)
             rows.append(row)
             if not as_json:
                 name = " ".join([g, *variant.values()])

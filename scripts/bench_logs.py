@@ -57,7 +57,8 @@ def child_cpu() -> float:
 def verify_cli(paths: list[str]) -> None:
     """``pidor verify`` on ``paths`` in a child process (one worker)."""
     done = subprocess.run([sys.executable, "-m", "pidor.cli", "verify", *paths], capture_output=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
+                          check=False)
     if done.returncode != 0:
         raise SystemExit(f"pidor verify failed on the bench logs: {done.stderr.decode()[-500:]}")
 

@@ -28,6 +28,7 @@ from pidor.engine.games import GAME_IDS, game_class
 from pidor.engine.table import MAX_SECONDS, TABLE_DEFAULTS
 from pidor.server.requests import ERRORS
 from pidor.server.seating import server_options
+from pidor.server.spectators import MAX_WATCH_DELAY
 from pidor.server.testing import connect
 
 from server_helpers import seated_client, serve
@@ -143,7 +144,7 @@ def test_a_parsed_action_is_refused_only_with_an_action_error(game, state, kind,
 # ------------------------------------------------------------------ 2. server_options
 
 OPTION_KEYS = ("game", "players", "deck", "bots", "call_window", "vote_timeout", "bito_timeout",
-               "turn_timeout", "trick_display", "hard", "tutorial")
+               "turn_timeout", "trick_display", "hard", "tutorial", "watch_delay")
 PARAMS = tuple(RandomBot.PARAMS)
 SPEC_PARAM = st.builds("{}{}{}".format, st.sampled_from(PARAMS + ("", "bluff", " cheat ")),
                        st.sampled_from(["=", "", "=="]),
@@ -164,7 +165,8 @@ def options_of(values: st.SearchStrategy, ints: st.SearchStrategy) -> st.SearchS
 
 def obeys_the_rules(raw: dict, full: dict, specs: list[dict]) -> None:
     cls = game_class(full["game"])
-    assert set(full) == set(TABLE_DEFAULTS) | set(cls.DEFAULTS)
+    assert set(full) == set(TABLE_DEFAULTS) | set(cls.DEFAULTS) | {"watch_delay"}
+    assert type(full["watch_delay"]) is float and 0 <= full["watch_delay"] <= MAX_WATCH_DELAY
     assert full["game"] in GAME_IDS
     assert type(full["players"]) is int and 2 <= full["players"] <= 6
     assert type(full["deck"]) is int and full["deck"] in (36, 52)

@@ -95,6 +95,7 @@ def test_text_summary_and_bad_options():
     assert "mean place" in r.output and "false calls" in r.output and "builtin:random#2" in r.output
     assert runner.invoke(match, ["--seat", "builtin:smart"]).exit_code == 2
     assert runner.invoke(match, ["--seat", "builtin:random:cheat=2"]).exit_code == 2
+    # usage errors exit 2 (issue 10 §5)
     r = runner.invoke(match, ["--game", "pidor", "--hard", "--games", "1"])
     assert r.exit_code == 2 and "hard" in r.output
     r = runner.invoke(match, ["--players", "2", "--seat", SPEC, "--seat", SPEC, "--seat", SPEC])

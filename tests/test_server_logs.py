@@ -351,6 +351,8 @@ def test_recorded_session_reveals_the_deal_it_committed_to_T10():
     assert deal["commitment"] == shown == hashlib.sha256(bytes.fromhex(deal["server_seed"])).hexdigest()
     assert seed is not None and deal["seat_seeds"][0] == seed
     key = deal_key(bytes.fromhex(deal["server_seed"]), [None if s is None else bytes.fromhex(s) for s in deal["seat_seeds"]])
-    fresh = Table(server_options(session["options"])[0], [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    options = server_options(session["options"])[0]
+    del options["watch_delay"]  # the spectators' (the server's), not the Table's
+    fresh = Table(options, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
     fresh.start(seed=key)
     assert first_action["seat"] == fresh.to_act()[0]

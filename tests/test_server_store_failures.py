@@ -24,7 +24,7 @@ from server_helpers import is_event, play_until, seated_client, serve
 
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
-from pidor.server import command, game_log
+from pidor.server import app, command, game_log
 from pidor.server.app import Server
 from pidor.server.store import Store, StoreError
 from pidor.server.testing import connect
@@ -289,25 +289,25 @@ def test_serve_where_the_store_or_the_log_directory_cannot_be_made_says_so_in_on
     (tmp_path / "file").write_bytes(b"")
     data = tmp_path / "file" / "data"
     [line] = serve_fails(data)
-    assert line == f"Error: cannot keep the store in {data}: Not a directory"
+    assert line == f"Error: cannot keep the store in {data}: Not a directory; give a writable directory with --data (or PIDOR_DATA)"
     (tmp_path / "data" / "pidor.sqlite3").mkdir(parents=True)
     [line] = serve_fails(tmp_path / "data")
-    assert line == f"Error: cannot keep the store in {tmp_path / 'data'}: unable to open database file"
+    assert line == f"Error: cannot keep the store in {tmp_path / 'data'}: unable to open database file; give a writable directory with --data (or PIDOR_DATA)"
     (tmp_path / "other" / "logs").parent.mkdir()
     (tmp_path / "other" / "logs").write_bytes(b"")
     [line] = serve_fails(tmp_path / "other")
     logs = tmp_path / "other" / "logs"
-    assert line == f"Error: cannot write game logs in {logs}: File exists"
+    assert line == f"Error: cannot write game logs in {logs}: File exists; give a writable directory with --data (or PIDOR_DATA)"
 
 
 def serve_in_process(monkeypatch, data: Path) -> str:
     """``pidor serve --data DATA`` here (CliRunner): it must stop with exit status 1 before
     the server starts; its stderr."""
 
-    async def started(*args):
+    def started(*args, **kwargs):
         raise AssertionError("the server started")
 
-    monkeypatch.setattr(command, "_main", started)
+    monkeypatch.setattr(app, "Server", started)
     result = CliRunner().invoke(command.serve, ["--port", "0", "--data", str(data)])
     assert isinstance(result.exception, SystemExit) and result.exit_code == 1, result
     return result.stderr
@@ -321,7 +321,7 @@ def test_serve_on_a_store_that_opens_read_only_says_so_in_one_line(tmp_path, mon
     connect_rw = sqlite3.connect
     monkeypatch.setattr(sqlite3, "connect", lambda path, **kw: connect_rw(f"file:{path}?mode=ro", uri=True, **kw))
     stderr = serve_in_process(monkeypatch, tmp_path)
-    assert stderr == f"Error: cannot keep the store in {tmp_path}: attempt to write a readonly database\n"
+    assert stderr == f"Error: cannot keep the store in {tmp_path}: attempt to write a readonly database; give a writable directory with --data (or PIDOR_DATA)\n"
 
 
 def test_serve_where_logs_cannot_be_written_says_so_in_one_line(tmp_path, monkeypatch):
@@ -330,4 +330,4 @@ def test_serve_where_logs_cannot_be_written_says_so_in_one_line(tmp_path, monkey
 
     monkeypatch.setattr(tempfile, "TemporaryFile", read_only)
     stderr = serve_in_process(monkeypatch, tmp_path)
-    assert stderr == f"Error: cannot write game logs in {tmp_path / 'logs'}: Read-only file system\n"
+    assert stderr == f"Error: cannot write game logs in {tmp_path / 'logs'}: Read-only file system; give a writable directory with --data (or PIDOR_DATA)\n"

@@ -122,10 +122,13 @@ class Knowledge:
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)
-            if e["type"] == "action" and e["action"].get("type") == "draw" and i + 1 >= len(events):
-                break  # its consequence (the card drawn, P9) has not come yet
+            after = None  # (only a draw needs the event after it)
+            if e["type"] == "action" and e["action"].get("type") == "draw":
+                if i + 1 >= len(events):
+                    break  # its consequence (the card drawn, P9) has not come yet
+                after = project(events[i + 1], seat)
             try:
-                self._play(e, project(events[i + 1], seat) if i + 1 < len(events) else None)
+                self._play(e, after)
             except (ActionError, BeliefLost, KeyError, TypeError, ValueError, IndexError):
                 self._table = None
                 break
@@ -291,14 +294,15 @@ class Knowledge:
             self._swap(game, card, game.deck[-1])
 
     def _swap(self, game: Any, a: int, b: int) -> None:
-        where = {}
+        la = lb = None
         for cards in self._cards.lists(game):
-            for i, c in enumerate(cards):
-                if c == a or c == b:
-                    where[c] = (cards, i)
-        if len(where) != 2:
+            if la is None and a in cards:
+                la = cards
+            if lb is None and b in cards:
+                lb = cards
+        if la is None or lb is None or a == b:
             raise BeliefLost(f"cannot find {card_code(a)} and {card_code(b)}")
-        (la, ia), (lb, ib) = where[a], where[b]
+        ia, ib = la.index(a), lb.index(b)
         la[ia], lb[ib] = b, a
 
 

@@ -34,10 +34,11 @@ class RandomBot(Policy):
             dishonest = [a for a in obs.actions() if a not in honest]
             if dishonest:
                 return dishonest[self.rng.below(len(dishonest))]
-        honest = obs.honest
-        if not honest or obs.may_wait:
+        if obs.may_wait:  # (asked first: the options are not made for nothing)
             return None
-        return honest[self.rng.below(len(honest))]
+        honest = obs.honest
+        n = len(honest)
+        return honest[self.rng.below(n)] if n else None
 
     def call(self, obs: Observation) -> bool:
         if not (self.attention or self.false_call):

@@ -149,16 +149,17 @@ class PidorGame(DealPhase, TrickPlay, Game):
             if not isinstance(action, (tuple, list)):
                 raise InvalidAction(f"an action is a tuple like ('draw',), not {action!r}")
             action = tuple(action)
-        if not action or type(action[0]) is not str or action[0] not in _HANDLERS:
+        kind = action[0] if action else None
+        cards = _CARD_ARGS.get(kind) if type(kind) is str else None
+        if cards is None:
             raise InvalidAction(f"unknown action {action!r}; expected one of {sorted(self.ACTIONS)}")
-        kind = action[0]
         spec = self.ACTIONS[kind]
         if len(action) != len(spec) + 1:
             raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}, got {list(action[1:])}")
-        for (name, typ), value in zip(spec, action[1:]):
+        for (name, typ), value, card in zip(spec, action[1:], cards):
             if type(value) is not int:
                 raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
-            if typ == "card" and not 0 <= value < 52:
+            if card and not 0 <= value < 52:
                 raise InvalidAction(f"{kind}.{name}: {value} is not a card")
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
@@ -168,7 +169,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
 
     def check(self, seat: int, action: Action) -> tuple[str, ...]:
         action = self._validate(seat, action)
-        return tuple(getattr(self, _HANDLERS[action[0]][0])(seat, *action[1:]))
+        return tuple(_CHECK[action[0]](self, seat, *action[1:]))
 
     def is_callable(self, action: Action) -> bool:
         # P10: a payment is not a move to call. (Malformed actions are refused by apply().)
@@ -344,8 +345,12 @@ class PidorGame(DealPhase, TrickPlay, Game):
         self._in = [s for s in range(self.players) if not out[s]]
 
 
-#: kind -> the method that carries it out (looked up once, not by name at every action).
+#: kind -> the methods that check it and carry it out (looked up once, not by name at
+#: every action; a subclass that changes a rule overrides ``check`` or ``perform``).
+_CHECK = {kind: getattr(PidorGame, check) for kind, (check, _) in _HANDLERS.items()}
 _DO = {kind: getattr(PidorGame, do) for kind, (_, do) in _HANDLERS.items()}
+#: kind -> for each argument, whether it is a card (checked to be one of the 52).
+_CARD_ARGS = {kind: tuple(typ == "card" for _, typ in spec) for kind, spec in PidorGame.ACTIONS.items()}
 
 
 def _codes(cards: list[int]) -> list[str]:

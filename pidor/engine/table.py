@@ -320,7 +320,9 @@ class Table:
         events = game.perform(seat, action, violations)
         if self.honest_only:
             self.honest_only.discard(seat)
-        events += self._after_game_events(events)
+        after = self._after_game_events(events)
+        if after:
+            events += after
         if callable_:
             owing = game.in_game_seats()
             if seat in owing:

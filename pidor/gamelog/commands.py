@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -12,8 +11,8 @@ import click
 
 from .jsonl import export_jsonl
 from .reader import read_log, sniff
-from .replay import replay_lines
-from .verify import Report, verify_data
+from .replay import Replay, step_through
+from .verify import Report, verify as verify_log, verify_data
 
 __all__ = ["replay", "verify", "export"]
 
@@ -25,18 +24,44 @@ def _read(path: str):
         raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
 
 
+def _broken(path: str, data, replay: Replay | None = None) -> str | None:
+    """What is wrong with a log (``None``: nothing): cut short, a broken chain, or
+    (``replay``) one the engine does not follow as recorded (``pidor verify``'s check)."""
+    if data.problem is not None:
+        return f"{data.problem.kind} at record {data.problem.index}: {data.problem.reason}"
+    if replay is not None:
+        if replay.problem is not None:
+            return replay.problem
+        report = verify_log(data, path, allow_explicit=True)
+        if not report.ok:
+            where = "" if report.record is None else f" at record {report.record}"
+            return f"{report.status}{where}: {report.reason}"
+    return None
+
+
 @click.command()
 @click.argument("log", type=click.Path(dir_okay=False))
 @click.option("--seat", type=int, default=None, help="Show only what this seat saw (default: everything).")
-@click.option("--step", is_flag=True, help="Stop after every step (Enter goes on) and show the board.")
+@click.option("--step", is_flag=True,
+              help="Stop after every step and show the board: Enter goes on, n jumps to the next cheat, "
+                   "call or court, q quits.")
+@click.option("--verbose", is_flag=True, help="Also show the window bookkeeping (passes, windows, clock ticks).")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None,
+              help="Write a self-contained HTML page that plays the game (any seat's view) instead of text.")
 @click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
               help="Language of rule texts and words.")
-def replay(log: str, seat: int | None, step: bool, lang: str) -> None:
-    """Show a logged game as text, action by action (binary or JSON Lines log).
+def replay(log: str, seat: int | None, step: bool, verbose: bool, html_out: str | None, lang: str) -> None:
+    """Show a logged game, one line per action with its cards (binary or JSON Lines log).
 
-    Cheats (✗, with the broken rule ids and texts), calls (!!), votes, verdicts (⚖), undos
-    (↶) and the mark (●) are marked. With --seat N only that seat's view is shown: no hidden
-    card of another seat and no cheat that nobody called.
+    Cheats (✗, with the broken rule ids and texts), calls (!!), courts, votes, verdicts
+    (⚖), undos (↶), marks (●) and payments each get a line; an audit per seat ends it.
+    With --seat N only that seat's view is shown: no hidden card of another seat and no
+    cheat that nobody called. --html OUT.html writes a page that plays the game in a
+    browser, from any seat's view or from all (no network needed).
+
+    Exit status: 0 for a whole log; 1 for a broken one (cut short, a broken hash chain,
+    or one that does not replay as recorded): the problem is printed on stderr first,
+    then as much of the game as can be shown; 2 for a usage error.
     """
     data = _read(log)
     if data.header is None:
@@ -45,13 +70,32 @@ def replay(log: str, seat: int | None, step: bool, lang: str) -> None:
     players = (data.header.get("options") or {}).get("players", 0)
     if seat is not None and not 0 <= seat < players:
         raise click.BadParameter(f"seat must be 0..{players - 1}", param_hint="--seat")
+    if html_out is not None and (step or seat is not None or verbose):
+        raise click.UsageError("--html shows every view in the page: give it without --seat, --step, --verbose")
+    r = Replay(data, seat, lang)
+    problem = _broken(log, data, r)
+    if problem is not None:
+        click.echo(f"{log}: broken log: {problem}", err=True)
+    if html_out is not None:
+        from .html import write_page
 
-    def wait() -> bool:
-        line = sys.stdin.readline()
-        return bool(line)  # EOF: stop waiting, print the rest
+        try:
+            size = write_page(data, html_out, lang)
+        except OSError as e:
+            raise click.ClickException(f"cannot write {html_out}: {e.strerror or e}") from None
+        click.echo(f"{html_out}: {size // 1024} KiB, {len(r.steps)} steps; open it in a browser")
+    elif step:
+        def ask(prompt: str) -> str | None:
+            click.echo(prompt, nl=False)
+            line = sys.stdin.readline()
+            return line if line else None  # end of input: the rest without stopping
 
-    for line in replay_lines(data, seat, lang, step=step, wait=wait if step else None):
-        click.echo(line)
+        step_through(r, ask, click.echo, verbose)
+    else:
+        for line in r.lines(verbose):
+            click.echo(line)
+    if problem is not None:
+        sys.exit(1)
 
 
 def _report_line(r: Report) -> str:
@@ -91,6 +135,8 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
     """
     check = partial(_verify_path, allow_explicit=allow_explicit)
     if jobs > 1 and len(logs) > 1:
+        from concurrent.futures import ProcessPoolExecutor  # (imported only here: ~13 ms of every start)
+
         with ProcessPoolExecutor(min(jobs, len(logs))) as pool:
             reports = list(pool.map(check, logs, chunksize=max(1, len(logs) // (4 * jobs))))
     else:
@@ -114,11 +160,21 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
               help="Where to write (default: standard output).")
 def export(log: str, fmt: str, output: str) -> None:
     """Export a game log as JSON Lines (protocol/LOGS.md): one record per line, each with
-    its chain value "h". verify and replay read this form too."""
+    its chain value "h". verify and replay read this form too.
+
+    Exit status: 0; 1 for a broken log (cut short or a broken hash chain): the problem is
+    printed on stderr first and the whole records before it are exported."""
     data = _read(log)
-    if data.problem is not None and data.problem.kind == "corrupt":
-        click.echo(f"{log}: warning: {data.problem.reason}; exporting the {len(data.records)} records before it",
+    problem = _broken(log, data)
+    if problem is not None:
+        click.echo(f"{log}: broken log: {problem}; exporting the {len(data.records)} whole records before it",
                    err=True)
     text = export_jsonl(data)
-    with click.open_file(output, "w", encoding="utf-8") as f:
-        f.write(text)
+    try:
+        with click.open_file(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {output}: {e.strerror or e}; give -o a file in a directory "
+                                   "that exists and you may write") from None
+    if problem is not None:
+        sys.exit(1)

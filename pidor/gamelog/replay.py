@@ -1,50 +1,56 @@
-"""A game log as text, record by record, from every seat's view or from one seat's.
+"""A game log made readable: its steps (one per record), each with short sentences
+(:mod:`.replay_text`), marks (cheat, call, court) and the board after it; an audit at the
+end (:mod:`.replay_audit`). ``pidor replay`` prints it as text, ``--step`` walks it,
+``--html`` draws it (:mod:`.html`).
 
 From all seats (the default) every event is shown whole: hidden cards, and the rules each
 action broke (махлёж is marked ``✗`` with the rule ids and texts even when nobody called
-it). From one seat (``seat=N``) only what that seat saw at the table: its projection of
-every event (:func:`~pidor.engine.game.project`), so no hidden card of another seat and
-no uncalled violation shows.
+it). From one seat (``seat=N``) only what that seat saw: its projection of every event
+(:func:`~pidor.engine.game.project`), its own cards on the board and no uncalled violation
+but its own.
 
-When the deal can be rebuilt (a finished log with its reveal, or an explicit deck) the
-log is re-run alongside, and the board is shown after the deal and, with ``step``, after
-every step.
+The board comes from re-running the log through the engine alongside (it needs the deal:
+a finished log with its reveal, or an explicit deck). A log that is cut short, fails its
+hash chain or that the engine cannot follow is shown as far as it goes, and
+:attr:`Replay.problem` says what is wrong.
 """
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from ..cards import card_text, parse_card
-from ..engine.rules import RULES
+from ..cards import card_code
 from .format import LogFile
+from .replay_audit import Audit
+from .replay_text import VERBOSE, Phrases, card
 from .verify import Mismatch, Rerun, Unusable
 
-__all__ = ["replay_lines", "Replay"]
-
-_CARD = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
-
-_WORDS = {
-    "ru": {"pidor": "«пидор»", "clean": "«чист»", "pass": "пас", "call": "«пидор!»", "seat": "место",
-           "verdict": "приговор", "guilty": "виновен", "honest": "ход честный", "tie": "поровну",
-           "mark": "метка", "undo": "отменено", "court": "суд", "cheat": "махлёж", "votes": "голосует",
-           "abstains": "воздерживается (отошёл, T4)",
-           "aborted": "прервана", "result": "итог", "loser": "проиграл", "draw": "ничья"},
-    "en": {"pidor": "«pidor»", "clean": "«clean»", "pass": "pass", "call": "«pidor!»", "seat": "seat",
-           "verdict": "verdict", "guilty": "guilty", "honest": "the action was honest", "tie": "a tie",
-           "mark": "mark", "undo": "undone", "court": "court", "cheat": "cheat", "votes": "votes",
-           "abstains": "abstains (away, T4)",
-           "aborted": "aborted", "result": "result", "loser": "lost", "draw": "a draw"},
-}
+__all__ = ["Replay", "Step", "Board", "replay_lines", "step_through"]
 
 
-def _card(value):
-    if isinstance(value, str) and _CARD.match(value):
-        return card_text(parse_card(value))
-    if isinstance(value, list) and value and all(isinstance(v, str) and _CARD.match(v) for v in value):
-        return " ".join(card_text(parse_card(v)) for v in value)
-    return value
+@dataclass
+class Board:
+    """The table after a step: every zone's cards (codes), the cards each viewer may not
+    see (``hidden[seat]``, ``hidden[None]`` the public's), and the table's state."""
+
+    zones: dict[str, list[str]]
+    hidden: dict[int | None, set[str]]
+    trump: str | None
+    mark: int | None
+    to_act: list[int]
+
+
+@dataclass
+class Step:
+    index: int  # the record's index in the log
+    kind: str  # the record's kind: start, act, call, vote, abstain, tick, pass
+    lines: list[tuple[str, bool]] = field(default_factory=list)  # (text, bookkeeping: only with --verbose)
+    marks: set[str] = field(default_factory=set)  # cheat, call, court
+    board: Board | None = None
+
+    def text(self, verbose: bool = False) -> list[str]:
+        return [line for line, quiet in self.lines if verbose or not quiet]
 
 
 def _project(event: dict, seat: int | None) -> dict:
@@ -61,208 +67,190 @@ class Replay:
     def __init__(self, log: LogFile, seat: int | None = None, lang: str = "ru") -> None:
         self.log = log
         self.seat = seat
-        self.lang = lang if lang in _WORDS else "ru"
-        self.w = _WORDS[self.lang]
         header = log.header or {}
+        self.header = header
         self.seats = header.get("seats") or []
+        self.players = (header.get("options") or {}).get("players") or len(self.seats)
+        self.say = Phrases(self.seats, lang)
+        self.audit = Audit(self.players, seat)
+        self.problem: str | None = None
+        if log.problem is not None:
+            self.problem = f"{log.problem.kind} at record {log.problem.index}: {log.problem.reason}"
+        self.note: str | None = None  # why there is no board
         self.rerun: Rerun | None = None
-        self.start_args: dict | None = None
-        self.note: str | None = None
+        self._start: dict | None = None
         try:
             self.rerun = Rerun(header)
             footer = log.footer
-            self.start_args = self.rerun.start_args(None if footer is None else
-                                                    dict(footer, _index=len(log.records) - 1))
+            self._start = self.rerun.start_args(None if footer is None else dict(footer, _index=len(log.records) - 1))
         except (Mismatch, Unusable) as e:
             self.rerun = None
-            self.note = f"(the board cannot be shown: {getattr(e, 'reason', e)})"
+            self.note = str(getattr(e, "reason", e))
+        self.steps: list[Step] = [self._step(i, rec) for i, rec in enumerate(log.records[1:], start=1)
+                                  if rec.get("kind") != "end"]
 
-    # ------------------------------------------------------------------ names
+    # ------------------------------------------------------------------ steps
 
-    def who(self, seat) -> str:
-        if not isinstance(seat, int):
-            return str(seat)
-        info = self.seats[seat] if 0 <= seat < len(self.seats) else {}
-        name = info.get("name") or (f"bot {info.get('policy', '')}".strip() if info.get("kind") == "bot"
-                                    else info.get("kind", ""))
-        return f"{self.w['seat']} {seat} ({name})" if name else f"{self.w['seat']} {seat}"
-
-    def rule(self, rule_id: str) -> str:
-        r = RULES.get(rule_id)
-        return f"{rule_id}: {r.text(self.lang)}" if r else rule_id
-
-    # ------------------------------------------------------------------ events
-
-    def action_text(self, action: dict) -> str:
-        if not isinstance(action, dict):
-            return str(action)
-        parts = [str(action.get("type"))]
-        for k, v in action.items():
-            if k == "type":
+    def _step(self, index: int, rec: dict) -> Step:
+        say, seat = self.say, self.seat
+        step = Step(index, str(rec.get("kind")))
+        passed = rec.get("passed")
+        if isinstance(passed, dict):
+            step.lines.append(("   " + say.say("passes", seats=", ".join(say.who(s) for s in passed.get("seats", []))),
+                               True))
+        if step.kind == "tick":
+            step.lines.append(("   " + say.say("tick", n=rec.get("now")), True))
+        if step.kind == "act" and rec.get("auto"):
+            step.lines.append(("   " + say.say("auto", who=say.who(rec.get("seat")), reason=rec["auto"]), False))
+        before = self._public_view()
+        events = rec.get("events") or []
+        for k, full in enumerate(events):
+            self.audit.event(full)
+            e = _project(full, seat)
+            kind = e.get("type")
+            if kind == "action":
+                follow = [_project(x, seat) for x in events[k + 1:]]
+                step.lines.append((say.action(e.get("seat"), e.get("action") or {}, before, follow), False))
+                violations = full.get("_violations") or []
+                if violations and (seat is None or seat == e.get("seat")):
+                    step.lines.append((say.cheat(violations), False))
+                    step.marks.add("cheat")
                 continue
-            if k == "to":
-                parts.append(f"→ {self.w['seat']} {v}")
-            elif k in ("target", "index"):
-                parts.append(f"#{v}")
-            else:
-                parts.append(str(_card(v)))
-        return " ".join(parts)
-
-    def event_text(self, e: dict, full: dict) -> str | None:
-        w = self.w
-        kind = e.get("type")
-        if kind == "action":
-            text = f"{self.who(e.get('seat'))}: {self.action_text(e.get('action'))}"
-            violations = full.get("_violations") or []
-            if self.seat is None and violations:
-                text += f"   ✗ {w['cheat']}: " + "; ".join(self.rule(v) for v in violations)
-            return text
-        if kind == "window":
-            return None  # every action opens one; the pass/call lines say how it ended
-        if kind == "call":
-            return f"!! {self.who(e['caller'])}: {w['call']} → {self.who(e['accused'])} " \
-                   f"({self.action_text(e.get('action'))})"
-        if kind == "court":
-            rules = "; ".join(self.rule(r["id"]) for r in e.get("rules", []))
-            return f"   {w['court']}: {rules}"
-        if kind == "vote":
-            return f"   {self.who(e['seat'])} {w['votes']} {w['pidor'] if e['guilty'] else w['clean']}"
-        if kind == "abstain":
-            return f"   {self.who(e['seat'])} {w['abstains']}"
-        if kind == "verdict":
-            outcome = {"guilty": w["guilty"], "honest": w["honest"], "tie": w["tie"],
-                       "clean": w["clean"]}.get(e["outcome"], e["outcome"])
-            score = f" ({e['pidor']}:{e['clean']})" if "pidor" in e else ""
-            return f"   ⚖ {w['verdict']}: {outcome}{score}"
-        if kind == "undo":
-            return f"   ↶ {w['undo']}: {self.who(e['seat'])} {self.action_text(e.get('action'))}"
-        if kind == "mark":
-            return f"   ● {w['mark']} → {'—' if e['seat'] is None else self.who(e['seat'])} ({e['reason']})"
-        if kind == "game_over":
-            return self.result_text(e.get("result"))
-        fields = " ".join(f"{k}={_card(v)}" for k, v in e.items() if k != "type")
-        return f"   · {kind} {fields}".rstrip()
-
-    def value_text(self, value) -> str:
-        if isinstance(value, dict) and "type" in value:
-            return self.action_text(value)
-        return str(_card(value))
-
-    def result_text(self, result) -> str:
-        w = self.w
-        if not result:
-            return f"== {w['result']}: —"
-        if result.get("draw"):
-            return f"== {w['result']}: {w['draw']}; order {result.get('order')}"
-        return f"== {w['result']}: {self.who(result.get('loser'))} {w['loser']}; order {result.get('order')}"
-
-    # ------------------------------------------------------------------ board
-
-    def board(self) -> list[str]:
-        t = self.rerun.table if self.rerun else None
-        if t is None or t.game is None:
-            return []
-        if self.seat is None:
-            return [f"   [{zone}] {' '.join(card_text(c) for c in cards) or '—'}"
-                    for zone, cards in t.game.zones().items()]
-        view = t.view(self.seat)
-        out = []
-        for key, value in view.items():
-            if key in ("table", "game", "players", "seat", "result", "to_act"):
+            text = say.event(e, full=seat is None)
+            if text is None:
                 continue
-            out.append(f"   [{key}] {_deep_cards(value)}")
-        return out
+            step.lines.append(("   " + text, kind in VERBOSE))
+            if seat is None and full.get("_private") and kind in ("deal_end",):
+                for s, fields in sorted(full["_private"].items()):
+                    if fields.get("hand") is not None:
+                        step.lines.append(("   " + say.say("hand", who=say.who(int(s)), cards=" ".join(
+                            card(c) for c in fields["hand"])), False))
+            if kind == "call":
+                step.marks.add("call")
+            elif kind == "court":
+                step.marks.add("court")
+        self._run(index, rec, step)
+        return step
 
-    # ------------------------------------------------------------------ records
-
-    def records(self) -> Iterator[tuple[str, list[str]]]:
-        """``(kind, lines)`` per record."""
-        log = self.log
-        header = log.header
-        if header is None:
-            yield "header", ["(not a game log)"]
+    def _run(self, index: int, rec: dict, step: Step) -> None:
+        if self.rerun is None:
             return
-        opts = header.get("options", {})
-        lines = [f"{header.get('game')} — {opts.get('players')} players, deck {opts.get('deck')}, "
-                 f"engine {header.get('engine')}, game {header.get('table', {}).get('number')} at the table"]
+        try:
+            self.rerun.run(index, rec, self._start)
+        except Mismatch as e:
+            self.rerun = None
+            self.problem = self.problem or f"the engine cannot follow the log at record {index}: {e.reason}"
+            return
+        step.board = self._board()
+
+    def _public_view(self) -> dict | None:
+        t = self.rerun.table if self.rerun else None
+        return None if t is None or t.game is None else t.view(None)
+
+    def _board(self) -> Board | None:
+        t = self.rerun.table
+        game = t.game
+        if game is None:
+            return None
+        zones = {zone: [card_code(c) for c in cs] for zone, cs in game.zones().items()}
+        hidden = {s: game.hidden_from(s) for s in [*range(self.players), None]}
+        view = t.view(None)
+        return Board(zones, hidden, view.get("trump"), t.mark, list(view.get("to_act") or []))
+
+    # ------------------------------------------------------------------ text
+
+    def header_lines(self) -> list[str]:
+        h = self.header
+        opts = h.get("options") or {}
+        lines = [f"{h.get('game')} — {opts.get('players')} players, deck {opts.get('deck')}, "
+                 f"engine {h.get('engine')}, game {(h.get('table') or {}).get('number')} at the table"]
         for i, s in enumerate(self.seats):
-            lines.append(f"   {self.who(i)}: {s.get('spec') or s.get('kind')}")
-        deal = header.get("deal") or {}
+            lines.append(f"   {self.say.who(i)}: {s.get('spec') or s.get('kind')}")
+        deal = h.get("deal") or {}
         if "commitment" in deal:
             lines.append(f"   deal committed: SHA-256(server seed) = {deal['commitment']}")
         elif "deck" in deal:
             lines.append("   deal: an explicit deck (not committed)")
         if self.note:
-            lines.append("   " + self.note)
-        yield "header", lines
-        rerun = self.rerun
-        for index, rec in enumerate(log.records[1:], start=1):
-            kind = rec.get("kind")
-            if kind == "end":
-                yield "end", self.footer_lines(rec)
-                continue
-            lines = []
-            passed = rec.get("passed")
-            if isinstance(passed, dict):
-                lines.append(f"   {self.w['pass']}: " + ", ".join(str(s) for s in passed.get("seats", [])))
-            if kind == "tick":
-                lines.append(f"   ⏱ {rec.get('now')}")
-            if kind == "act" and rec.get("auto"):
-                lines.append(f"   ({self.who(rec.get('seat'))}: {rec['auto']}, the honest bot plays, T9)")
-            for e in rec.get("events", []):
-                text = self.event_text(_project(e, self.seat), e)
-                if text:
-                    if self.seat is None and e.get("_private"):
-                        text += "   ⟨" + "; ".join(
-                            f"{s}: " + " ".join(f"{k}={self.value_text(v)}" for k, v in fields.items())
-                            for s, fields in e["_private"].items()) + "⟩"
-                    lines.append(text)
-            if rerun is not None:
-                try:
-                    rerun.run(index, rec, self.start_args)
-                except Exception as e:  # noqa: BLE001 - show the log anyway
-                    lines.append(f"   (the engine cannot follow the log from here: {getattr(e, 'reason', e)})")
-                    rerun = self.rerun = None
-            if kind == "start":
-                lines.extend(self.board())
-            yield kind, lines
-        if log.problem is not None:
-            yield "problem", [f"!! {log.problem.kind} at record {log.problem.index}: {log.problem.reason}"]
+            lines.append(f"   (the board cannot be shown: {self.note})")
+        return lines
 
-    def footer_lines(self, rec: dict) -> list[str]:
-        out = []
+    def footer_lines(self) -> list[str]:
+        rec = self.log.footer
+        if rec is None:
+            return []
         if rec.get("status") == "aborted":
-            out.append(f"== {self.w['aborted']}: {rec.get('reason')}")
+            out = [self.say.say("aborted", reason=rec.get("reason"))]
         else:
-            out.append(self.result_text(rec.get("result")))
-        out.append(f"   {self.w['mark']}: {'—' if rec.get('mark') is None else self.who(rec.get('mark'))}")
+            out = [self.say.result(rec.get("result"))]
+        out.append(self.say.say("mark_end", who="—" if rec.get("mark") is None else self.say.who(rec.get("mark"))))
         reveal = rec.get("reveal") or {}
         if reveal.get("server_seed"):
             out.append(f"   server seed revealed: {reveal['server_seed']}")
         return out
 
+    def board_lines(self, board: Board | None) -> list[str]:
+        """The board as this replay's viewer sees it, compactly: a card the viewer may
+        not see is ``▒``; the deck is a count."""
+        if board is None:
+            return []
+        say = self.say
+        hidden = set() if self.seat is None else board.hidden[self.seat]
+        trump = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}.get(board.trump, "—")
+        mark = "—" if board.mark is None else say.who(board.mark)
+        to_act = ", ".join(say.who(s) for s in board.to_act) or "—"
+        out = [f"   ┌ trump {trump} · deck {len(board.zones.get('deck', []))} · mark: {mark} · to act: {to_act}"]
+        for zone, codes in board.zones.items():
+            if zone == "deck" or not codes:
+                continue
+            face_down = sum(1 for c in codes if c in hidden)
+            shown = " ".join(card(c) for c in codes if c not in hidden)
+            cells = ("▒" * face_down if face_down <= 4 else f"▒×{face_down}") + (" " if face_down and shown else "")
+            out.append(f"   │ {zone:<9} {cells}{shown}")
+        return out
 
-def _deep_cards(value):
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_deep_cards(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        conv = _card(value)
-        if conv is not value:
-            return conv
-        return "[" + ", ".join(str(_deep_cards(v)) for v in value) + "]"
-    return _card(value)
+    def lines(self, verbose: bool = False) -> Iterator[str]:
+        yield from self.header_lines()
+        first_board = True
+        for step in self.steps:
+            yield from step.text(verbose)
+            if first_board and step.board is not None:
+                first_board = False  # the deal
+                yield from self.board_lines(step.board)
+        yield from self.footer_lines()
+        yield from self.audit.lines(self.say, self.log.footer)
 
 
-def replay_lines(log: LogFile, seat: int | None = None, lang: str = "ru", *, step: bool = False,
-                 wait: Callable[[], bool] | None = None) -> Iterator[str]:
-    """The replay text line by line. With ``step``, the board follows every step and
-    ``wait()`` is called between steps (return ``False`` to stop waiting)."""
-    r = Replay(log, seat, lang)
-    for kind, lines in r.records():
-        if not lines:
+def replay_lines(log: LogFile, seat: int | None = None, lang: str = "ru", *, verbose: bool = False) -> Iterator[str]:
+    """The replay as text, line by line: the steps, then the footer and the audit."""
+    return Replay(log, seat, lang).lines(verbose)
+
+
+def step_through(replay: Replay, ask: Callable[[str], str | None], show: Callable[[str], None],
+                 verbose: bool = False) -> None:
+    """``--step``: show each step and the board after it, then ``ask`` what next: Enter
+    the next step, ``n`` jump to the next cheat, call or court, ``q`` stop (``None``, the
+    end of input: the rest without stopping)."""
+    for line in replay.header_lines():
+        show(line)
+    steps = replay.steps
+    k, stopping = 0, True
+    while k < len(steps):
+        step = steps[k]
+        for line in step.text(verbose):
+            show(line)
+        for line in replay.board_lines(step.board) if stopping else []:
+            show(line)
+        k += 1
+        if not stopping:
             continue
-        yield from lines
-        if step and kind in ("act", "call", "vote", "abstain", "tick", "pass"):
-            yield from r.board()
-            if wait is not None and not wait():
-                wait = None
+        answer = ask(f"[{k}/{len(steps)}] Enter: next · n: next cheat/call/court · q: quit > ")
+        if answer is None:
+            stopping = False
+        elif answer.strip().lower().startswith("q"):
+            return
+        elif answer.strip().lower().startswith("n"):
+            while k < len(steps) and not steps[k].marks:
+                k += 1
+    for line in [*replay.footer_lines(), *replay.audit.lines(replay.say, replay.log.footer)]:
+        show(line)

@@ -134,6 +134,9 @@ def match(game, players, games, deck, hard, variant, teams, seed, specs, named, 
         raise click.ClickException(str(e)) from None
     except GameTooLong as e:
         raise click.ClickException(f"a game did not end (seed {seed!r}): {e}") from None
+    except OSError as e:  # a directory or file of the match's own (issue 10 §5: no traceback)
+        raise click.ClickException(f"cannot write {e.filename or logs or results}: {e.strerror or e}; "
+                                   "give --logs and --results a place you may write") from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bots import parse_spec
 from ..cards import card_code, parse_card
 
-__all__ = ["DURAK_WORDS", "HELP", "PIDOR_WORDS", "Command", "CommandError", "parse_command"]
+__all__ = ["DURAK_WORDS", "PIDOR_WORDS", "SIMPLE_WORDS", "Command", "CommandError", "parse_command"]
 
 #: action word -> argument pattern ("card", "seat", "index", optional with "?")
 PIDOR_WORDS = {
@@ -22,42 +23,20 @@ DURAK_WORDS = {
     "attack": ("card",), "cover": ("card", "target?"), "transfer": ("card",),
     "bito": (), "take": (), "give": ("card",),
 }
+SIMPLE_WORDS = {  # simple durak (V1): the whole lead at once; an added card is махлёж (V5a)
+    "lead": ("cards",), "cover": ("card", "target?"), "take": (), "give": ("card",), "attack": ("card",),
+}
 USAGE = {
     "move": "move SEAT", "lay": "lay SEAT", "lead": "lead CARD", "beat": "beat CARD [TARGET]",
     "take": "take [INDEX]", "give": "give CARD", "attack": "attack CARD", "cover": "cover CARD [TARGET]",
-    "transfer": "transfer CARD", "vote": "vote pidor|clean", "hint": "hint off",
+    "transfer": "transfer CARD", "vote": "vote pidor|clean", "lead_cards": "lead CARD...", "hint": "hint off", "bot": "bot SEAT [SPEC]",
 }
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
 
-HELP = {
-    "en": """commands (seats and table positions are numbers as shown, from 0; cards: Th, 10h, 10♥):
-  «пидор» deal:   draw · move SEAT · lay SEAT · keep
-  «пидор» tricks: lead CARD · beat CARD [TARGET] · take [INDEX] · close
-  durak:          attack CARD · cover CARD [TARGET] · transfer CARD · bito · take
-  payments:       give CARD
-  N               play option N of your turn's list
-  call · pass     answer a call window («пидор!» / let it go)
-  vote pidor|clean   vote in a court
-  view            show the table again      hint off   no more tutorial hints
-  start           start the (next) game     quit       leave the table and exit
-Any action your hands can do is accepted, honest or not: a cheat may be called.""",
-    "ru": """команды (места и позиции на столе — числа, как показано, с 0; карты: Th, 10h, 10♥):
-  пидор, раздача:  draw · move МЕСТО · lay МЕСТО · keep
-  пидор, розыгрыш: lead КАРТА · beat КАРТА [НОМЕР] · take [НОМЕР] · close
-  дурак:           attack КАРТА · cover КАРТА [НОМЕР] · transfer КАРТА · bito · take
-  расплата:        give КАРТА
-  N                сыграть вариант N из списка вашего хода
-  call · pass      окно крика: «пидор!» / пропустить
-  vote pidor|clean голос в суде
-  view             показать стол ещё раз      hint off   без подсказок
-  start            начать (следующую) партию  quit       встать из-за стола и выйти
-Принимается любой ход, который можно сделать руками, честный или нет: махлёж могут поймать.""",
-}
-
 
 class CommandError(ValueError):
-    """A line that cannot be sent. ``key``/``params`` name the message in ``pidor.play.text.TEXTS``."""
+    """A line that cannot be sent. ``key``/``params`` name the message in ``pidor.play.words.TEXTS``."""
 
     def __init__(self, key: str, **params) -> None:
         super().__init__(key, params)
@@ -85,6 +64,13 @@ def _number(text: str) -> int:
     if n < 0:
         raise CommandError("bad_number", text=text)
     return n
+
+
+def _seat(text: str, players: int | None) -> int:
+    seat = _number(text)
+    if players is not None and seat >= players:
+        raise CommandError("bad_seat", seat=seat, last=players - 1)
+    return seat
 
 
 def _default_target(word: str, code: str, options, view) -> int | None:
@@ -126,6 +112,18 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
         if args:
             raise CommandError("usage", usage=word)
         return Command("send", {"type": word})
+    if word == "bot":  # the host seats a built-in bot between games
+        if not 1 <= len(args) <= 2:
+            raise CommandError("usage", usage=USAGE["bot"])
+        seat = _seat(args[0], players)
+        message = {"type": "bot", "seat": seat}
+        if len(args) == 2:
+            try:
+                parse_spec(args[1])
+            except ValueError as e:
+                raise CommandError("bad_spec", why=str(e)) from None
+            message["spec"] = args[1]
+        return Command("send", message)
     if word == "vote":
         if len(args) != 1 or args[0].lower() not in GUILTY:
             raise CommandError("bad_vote")
@@ -139,12 +137,16 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
         if word in PIDOR_WORDS or word in DURAK_WORDS:
             raise CommandError("no_game")
         raise CommandError("unknown", word=word)
-    words_of = PIDOR_WORDS if game == "pidor" else DURAK_WORDS
+    words_of = PIDOR_WORDS if game == "pidor" else SIMPLE_WORDS if game == "simple" else DURAK_WORDS
     if word not in words_of:
-        if word in PIDOR_WORDS or word in DURAK_WORDS:
+        if word in PIDOR_WORDS or word in DURAK_WORDS or word in SIMPLE_WORDS:
             raise CommandError("not_this_game", word=word, game=game)
         raise CommandError("unknown", word=word)
     pattern = words_of[word]
+    if pattern == ("cards",):  # one card or more
+        if not args:
+            raise CommandError("usage", usage=USAGE["lead_cards"])
+        return Command("send", {"type": "act", "action": {"type": word, "cards": [_card(t) for t in args]}})
     required = [p for p in pattern if not p.endswith("?")]
     if not len(required) <= len(args) <= len(pattern):
         raise CommandError("usage", usage=USAGE.get(word, word))
@@ -154,10 +156,7 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
         if spec == "card":
             action["card"] = _card(text)
         elif spec == "seat":
-            seat = _number(text)
-            if players is not None and seat >= players:
-                raise CommandError("bad_seat", seat=seat, last=players - 1)
-            action["to"] = seat
+            action["to"] = _seat(text, players)
         else:  # "target" or "index"
             action[spec] = _number(text)
     if word in ("beat", "cover") and "target" not in action:

@@ -1,56 +1,76 @@
-"""``pidor play``: a thin terminal client for people.
+"""The session of ``pidor play``: received messages become printed lines, typed lines and
+single keys become requests.
 
-By default it creates a table with the other seats taken by built-in bots, starts the game
-and plays: the seat's view, the events as they happen, tutorial hints and court notices
-are printed; commands are read from stdin (``help`` lists them). The protocol side is
-``pidor.client`` (the same SDK bots use); a reader thread feeds the socket's messages and
-a second one stdin's lines into one queue, so everything that touches the state runs in
-the main thread, one item at a time.
+``message(msg)`` takes what ``Client.handle`` returns; ``line(text)`` one typed line;
+``key(ch)`` one key pressed on an empty line (True when it meant something: «пидор!» in a
+call window, a vote in a court). ``prompt_line()`` is the call window or court the person
+owes an answer to, with its countdown, for the terminal to keep on screen. Output goes
+through ``out``; nothing here blocks or reads a clock other than ``clock``.
 """
 
 from __future__ import annotations
 
-import queue
-import sys
-import threading
+import time
+from dataclasses import dataclass
 
-import click
+from ..client import GAME_REQUESTS, Client
+from .commands import CommandError, parse_command
+from .text import action_text, error_text, event_lines, option_command, rule_line, say, view_lines
+from .words import HELP
 
-from ..client import FINAL_ERRORS, GAME_REQUESTS, Client, ConnectionClosed, PidorError, ServerError
-from .commands import HELP, CommandError, parse_command
-from .text import event_lines, option_command, rule_line, say, view_lines
+__all__ = ["CALL_KEYS", "PASS_KEYS", "Session"]
 
-__all__ = ["BOT_SPEC", "Session", "play", "run_session"]
+#: one key on an empty line: «пидор!» in a window, a pass, a vote (ru layout included)
+CALL_KEYS = frozenset("!")
+PASS_KEYS = frozenset(" \r\n")
+GUILTY_KEYS, CLEAN_KEYS = frozenset("yYдД"), frozenset("nNнН")
+#: the events after which a prompt is no longer owed (T3: a window closes when every
+#: answer is in, its time runs out or someone calls; T4: a court ends with its verdict)
+ENDS = {
+    "window": frozenset({"window_closed", "call", "window", "court", "undo", "game_over", "game_start"}),
+    "court": frozenset({"verdict", "undo", "game_over", "game_start"}),
+}
 
-#: the built-in bots of a table made by ``pidor play``: they cheat now and then and often
-#: notice a cheat, so that махлёж and the court are part of the game from the start
-BOT_SPEC = "builtin:random:cheat=0.05,attention=0.5"
+
+@dataclass
+class Prompt:
+    """What the person owes an answer to: a call window (``window``) or a court (``court``)."""
+
+    kind: str
+    seq: int
+    text: str  # the window's action or the court's accusation, for the prompt
+    expires: float | None  # clock() when it runs out
 
 
 class Session:
-    """Turns received messages into printed lines and typed lines into requests.
-
-    ``message(msg)`` takes what ``Client.receive``/``Client.handle`` return; ``line(text)``
-    one line of input. Output goes through ``out``; nothing here blocks.
-    """
-
-    def __init__(self, client: Client, *, lang: str = "en", out=print, auto_pass: bool = False) -> None:
+    def __init__(self, client: Client, *, lang: str = "en", out=print, keys: bool = False,
+                 auto_pass: bool = False, watching: int | None = None, clock=time.monotonic) -> None:
         self.client = client
         self.lang = lang
         self.out = out
+        self.keys = keys  # one-key answers (a terminal); else typed `call`/`vote` lines
         self.auto_pass = auto_pass
+        self.watching = watching  # the table watched as a spectator (§4 watch), or None
+        self.clock = clock
         self.done = False
         self.hints = True
         self.awaiting = False  # a turn's options are shown and fresh: the player may answer
+        self.prompt: Prompt | None = None
         self._show_turn = False  # show the turn when the fresh view arrives
         self._resyncing = False
         self._want_view = False
         self._after_undo = False  # the last event was an undo: the next snapshot restores
         self._shown_view: dict | None = None
         self._shown_options: list | None = None
+        # the latest turn shown, (seq, options): a typed move is decided on it (§5), and the
+        # server refuses it as stale if the table has moved on in a way that matters
+        self._offer: tuple[int | None, list] = (None, [])
         self._seats: list | None = None
+        self._host: int | None = None
         self._hint: dict | None = None  # the latest hint, shown once after its turn
         self._hint_shown: tuple | None = None
+        self._stacks: list[list] = []  # «пидор» deal: the face-up cards of each stack
+        self._held: str | None = None  # «пидор» deal: the drawn card being held
 
     @property
     def state(self):
@@ -71,9 +91,28 @@ class Session:
         return f"#{seat}"
 
     def _resync(self) -> None:
+        if self.watching is not None:
+            return  # a spectator has no resync; `view` watches again
         if not self._resyncing:
             self._resyncing = True
             self.client.resync()
+
+    # -- what the terminal keeps on screen --
+
+    def prompt_line(self) -> str | None:
+        """The open window or court the person owes, with the seconds left; None if none."""
+        p = self.prompt
+        if p is None:
+            return None
+        left = "" if p.expires is None else f" · {max(0.0, p.expires - self.clock()):.1f} s"
+        if p.kind == "window":
+            return say(self.lang, "window_you" if self.keys else "window_line", what=p.text, clock=left)
+        return say(self.lang, "court_vote" if self.keys else "court_line", clock=left)
+
+    def _set_prompt(self, prompt: Prompt | None) -> None:
+        self.prompt = prompt
+        if prompt is not None and not self.keys:
+            self.out(self.prompt_line())  # a line terminal or a script: said once
 
     # -- from the server --
 
@@ -81,25 +120,7 @@ class Session:
         kind = msg.get("type")
         st = self.state
         if kind == "event":
-            self.awaiting = False
-            e = msg["event"]
-            for text in event_lines(e, st.seat, self.name, self.lang):
-                self.out(text)
-            t = e.get("type")
-            self._after_undo = t == "undo"
-            if t == "window" and st.seat in e.get("owing", ()) and e.get("seat") != st.seat:
-                if self.auto_pass:
-                    self.client.pass_(msg["seq"])
-                else:
-                    self.say("window_you", clock=_clock(e.get("deadline")))
-            elif t == "court" and st.seat in e.get("voters", ()):
-                self.say("court_vote", clock=_clock(e.get("deadline")))
-            elif t == "results":
-                self.say("results_host" if st.is_host else "results_wait")
-            elif t in ("game_start", "deal_end"):
-                self._shown_view = None
-            if st.gap:
-                self._resync()
+            self._event(msg["event"], msg.get("seq"))
         elif kind == "turn":
             if msg.get("seat") != st.seat:
                 return
@@ -109,6 +130,7 @@ class Session:
             else:
                 self._turn(msg, force=False)
         elif kind == "snapshot":
+            self._track_view(st.view)
             ours, self._resyncing = self._resyncing, False
             if self._show_turn and st.turn is not None:
                 self._show_turn = False
@@ -125,7 +147,7 @@ class Session:
         elif kind == "table":
             self._table(msg.get("table") or {})
         elif kind == "error":
-            self.say("error", code=msg.get("code"), message=msg.get("message"))
+            self.out(error_text(msg, self.lang))
             if msg.get("rule"):
                 self.out("  " + rule_line(msg["rule"], self.lang))
             if msg.get("fatal"):
@@ -134,26 +156,94 @@ class Session:
             self.say("closed", reason=msg.get("reason"))
             self.done = True
 
+    def _event(self, e: dict, seq) -> None:
+        st = self.state
+        self.awaiting = False
+        t = e.get("type")
+        moved = self._track(e)
+        lines = event_lines(e, st.seat, self.name, self.lang, game=st.game, moved=moved)
+        if t == "call" and self.prompt is not None and self.prompt.kind == "window" and e.get("caller") != st.seat:
+            lines.append(say(self.lang, "called_first", caller=self.name(e.get("caller"))))
+        if self.prompt is not None and t in ENDS[self.prompt.kind]:
+            self.prompt = None
+        for text in lines:
+            self.out(text)
+        self._after_undo = t == "undo"
+        if t == "window" and st.seat in e.get("owing", ()) and e.get("seat") != st.seat:
+            if self.auto_pass:
+                self.client.pass_(seq)
+            else:
+                self._set_prompt(Prompt("window", seq, self._window_text(e), self._expires(e.get("deadline"))))
+        if t in ("court", "undo", "game_over"):
+            self._offer = (None, [])  # the turn shown is gone: a new one comes after
+        if t == "court" and st.seat in e.get("voters", ()):
+            self._set_prompt(Prompt("court", seq, "", self._expires(e.get("deadline"))))
+        elif t == "results":
+            self.say("results_host" if st.is_host else "results_wait")
+            if st.is_host:
+                self._host_hint(st.info or {})
+        elif t in ("game_start", "deal_end"):
+            self._shown_view = None
+        if st.gap:
+            self._resync()
+
+    def _expires(self, deadline) -> float | None:
+        return None if deadline is None else self.clock() + deadline
+
+    def _window_text(self, e: dict) -> str:
+        last = self.state.last_action or {}
+        action = last.get("action") if last.get("seat") == e.get("seat") else None
+        moved = self._held if (action or {}).get("type") == "draw" else self._last_moved
+        return f"{self.name(e.get('seat'))} {action_text(action, self.name, self.lang, moved)}"
+
+    # «пидор»'s deal: the wire names the target of a move or a lay, not the card (PROTOCOL
+    # §7); it is public, and followed here from the last snapshot so that lines can say it.
+
+    _last_moved: str | None = None
+
+    def _track_view(self, view: dict | None) -> None:
+        view = view or {}
+        self._stacks = [list(s.get("cards") or []) for s in view.get("stacks") or []]
+        self._held = view.get("held")
+
+    def _track(self, e: dict) -> str | None:
+        t = e.get("type")
+        if t == "draw" and "card" in e:
+            self._held = e["card"]
+        if t != "action":
+            return None
+        action, seat = e.get("action") or {}, e.get("seat")
+        kind, to = action.get("type"), action.get("to")
+        card = None
+        if kind in ("lay", "keep"):
+            card, self._held = self._held, None
+        elif kind == "move" and isinstance(seat, int) and 0 <= seat < len(self._stacks) and self._stacks[seat]:
+            card = self._stacks[seat].pop()
+        target = seat if kind == "keep" else to
+        if card is not None and isinstance(target, int) and 0 <= target < len(self._stacks):
+            self._stacks[target].append(card)
+        self._last_moved = card
+        return card
+
     def _view(self, force: bool) -> bool:
         view = self.state.view
         if view is None or (not force and view == self._shown_view):
             return False
-        for text in view_lines(view, self.state.seat, self.name, self.lang):
-            self.out(text)
+        self.out("\n".join(view_lines(view, self.state.seat, self.name, self.lang)))  # one block
         self._shown_view = view
+        self._shown_options = None  # a board shown: the turn that follows is said again
         return True
 
     def _turn(self, turn: dict, force: bool) -> None:
         shown = self._view(force)
         options = turn.get("options") or []
         if shown or force or options != self._shown_options:
-            self.say("your_turn", clock=_clock(turn.get("deadline")))
-            if options:
-                for i, action in enumerate(options, 1):
-                    self.out(f"  {i}) {option_command(action)}")
-            else:
-                self.say("no_options")
+            clock = "" if turn.get("deadline") is None else f" ({turn['deadline']:g} s)"
+            lines = [say(self.lang, "your_turn", clock=clock)]
+            lines += [f"  {i}) {option_command(action)}" for i, action in enumerate(options, 1)]
+            self.out("\n".join(lines if options else lines + [say(self.lang, "no_options")]))  # one block
             self._shown_options = options
+        self._offer = (turn.get("seq"), options)
         self.awaiting = True
         self._show_hint()
 
@@ -165,153 +255,114 @@ class Session:
         key = (hint.get("seq"), rule.get("id"))
         if key != self._hint_shown:
             self._hint_shown = key
-            self.say("hint", id=rule.get("id"), text=rule.get(self.lang) or rule.get("en"))
+            self.say("hint", id=rule.get("id"), text=rule_line(rule.get("id"), self.lang, rule).split("] ", 1)[-1])
 
     def _table(self, info: dict) -> None:
         seats = [(s.get("kind"), s.get("name"), s.get("away")) for s in info.get("seats", [])]
-        if self._seats is not None and seats != self._seats and info.get("state") == "waiting":
-            free = sum(kind == "vacant" for kind, _, _ in seats)
-            self.out("seats: " + ", ".join(f"{i} {n or '—'}" for i, (_, n, _) in enumerate(seats)))
-            if free:
-                self.say("waiting", free=free)
-        self._seats = seats
+        waiting = info.get("state") == "waiting"
+        changed = self._seats is not None and seats != self._seats
+        if changed and waiting:
+            self.say("seats", seats=", ".join(f"{i} {n or '—'}" for i, (_, n, _) in enumerate(seats)))
+        me, host = self.state.seat, info.get("host")
+        if host == me and self._host is not None and self._host != me:
+            self.say("host_now")
+        if waiting and (changed or host != self._host):
+            if host == me:
+                self._host_hint(info)
+            elif changed:
+                free = sum(kind == "vacant" for kind, _, _ in seats)
+                if free:
+                    self.say("waiting", free=free)
+        self._seats, self._host = seats, host
+
+    def _host_hint(self, info: dict) -> None:
+        free = [str(s.get("seat")) for s in info.get("seats", []) if s.get("kind") == "vacant"]
+        self.say("host_free", seats=", ".join(free)) if free else self.say("host_start")
 
     # -- from the player --
+
+    def key(self, ch: str) -> bool:
+        """One key on an empty line: True when it answered the window or the court."""
+        p = self.prompt
+        if p is None:
+            return False
+        if p.kind == "window" and (ch in CALL_KEYS or ch in PASS_KEYS):
+            self._answer("call" if ch in CALL_KEYS else "pass")
+            return True
+        if p.kind == "court" and (ch in GUILTY_KEYS or ch in CLEAN_KEYS):
+            self._vote(ch in GUILTY_KEYS)
+            return True
+        return False
 
     def line(self, text: str) -> None:
         st = self.state
         players = (st.info or {}).get("options", {}).get("players")
         try:
-            cmd = parse_command(text, game=st.game, options=(st.turn or {}).get("options") or [],
+            cmd = parse_command(text, game=st.game, options=self._offer[1],
                                 view=st.view, players=players)
         except CommandError as e:
             self.say(e.key, **e.params)
             return
         if cmd is None:
             return
+        if self.watching is not None and cmd.kind not in ("help", "quit", "view"):
+            self.say("watch_only")
+            return
         if cmd.kind == "help":
             self.out(HELP.get(self.lang, HELP["en"]))
         elif cmd.kind == "quit":
-            if st.table is not None:
+            if self.watching is not None:
+                self.client.post("unwatch")
+            elif st.table is not None:
                 self.client.post("leave")
             self.say("bye")
             self.done = True
         elif cmd.kind == "view":
             self._want_view = True
-            self._resync()
+            if self.watching is not None:  # a spectator's fresh snapshot: watch again
+                self._resyncing = True
+                self.client.post("watch", table=self.watching)
+            else:
+                self._resync()
         elif cmd.kind == "hints_off":
             self.hints = False
             self.client.tutorial_off()
             self.say("hints_off")
+        elif cmd.message["type"] in ("call", "pass"):
+            self._answer(cmd.message["type"])
+        elif cmd.message["type"] == "vote":
+            self._vote(cmd.message["guilty"])
         else:
             self.send(cmd.message)
+
+    def _answer(self, kind: str) -> None:
+        """``call`` or ``pass`` on the window the prompt shows, decided on its ``seq``."""
+        p = self.prompt
+        if p is None or p.kind != "window":
+            self.say("no_window")
+            return
+        self.prompt = None
+        if kind == "call":
+            self.client.call(p.seq)
+        else:
+            self.client.pass_(p.seq)
+
+    def _vote(self, guilty: bool) -> None:
+        p = self.prompt
+        if p is None or p.kind != "court":
+            self.say("no_court")
+            return
+        self.prompt = None
+        self.client.vote(guilty, p.seq)
 
     def send(self, message: dict) -> None:
         kind = message["type"]
         fields = {k: v for k, v in message.items() if k != "type"}
-        if kind in GAME_REQUESTS:  # decided on what the screen shows: the latest event (§5)
+        if kind == "act" and self._offer[0] is not None:  # decided on the turn shown (§5)
+            fields.setdefault("seq", self._offer[0])
+        elif kind in GAME_REQUESTS:
             fields.setdefault("seq", self.state.seq or 0)
-        if kind in ("pass", "vote"):  # no round trip (§2)
-            self.client.send(kind, **fields)
-        else:
-            self.client.post(kind, **fields)
+        self.client.post(kind, **fields)
         if kind == "act":
             self.awaiting = False
-
-
-def _clock(deadline) -> str:
-    return "" if deadline is None else f" ({deadline:g} s)"
-
-
-def run_session(client: Client, session: Session, stdin, *, reconnect: bool = True) -> None:
-    """The main loop: socket messages and stdin lines through one queue until the session ends."""
-    inbox: queue.Queue = queue.Queue()
-
-    def read_socket() -> None:
-        try:
-            while True:
-                inbox.put(("msg", client.read()))
-        except (PidorError, OSError) as e:
-            inbox.put(("closed", e))
-
-    def read_lines() -> None:
-        for text in iter(stdin.readline, ""):
-            inbox.put(("line", text))
-        inbox.put(("eof", None))
-
-    threading.Thread(target=read_socket, daemon=True, name="pidor-play-socket").start()
-    threading.Thread(target=read_lines, daemon=True, name="pidor-play-stdin").start()
-    try:
-        while not session.done:
-            kind, item = inbox.get()
-            if kind == "msg":
-                msg = client.handle(item)
-                if msg is not None:
-                    session.message(msg)
-            elif kind == "line":
-                session.line(item)
-            elif kind == "eof":
-                session.line("quit")
-            elif kind == "closed":
-                session.say("lost", why=item)
-                error = getattr(item, "error", None)
-                if not reconnect or not isinstance(item, ConnectionClosed) or (error and error.code in FINAL_ERRORS):
-                    break
-                try:
-                    client.reconnect(attempts=3)
-                except (PidorError, OSError):
-                    break
-                session.say("reconnected")
-                threading.Thread(target=read_socket, daemon=True, name="pidor-play-socket").start()
-    finally:
-        client.close()
-
-
-@click.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
-@click.option("--port", default=7777, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--name", default="player", show_default=True, help="Your name at the table (1..32 characters).")
-@click.option("--game", type=click.Choice(["pidor", "podkidnoy", "perevodnoy", "simple"]), default="pidor",
-              show_default=True)
-@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
-              help="Simple durak's lead (V2-V4).")
-@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None, help="Durak team play (V6).")
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True,
-              help="Seats at the new table; all but yours get built-in bots.")
-@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size [default: 52 pidor, 36 durak].")
-@click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
-              help="Language of rule texts, hints and messages.")
-@click.option("--table", type=int, default=None, help="Join this table instead of creating one.")
-@click.option("--token", default=None, help="The token from an earlier session: be the same player (and get your seat back).")
-@click.option("--bot", "bot_spec", default=BOT_SPEC, show_default=True,
-              help="The built-in bots of a new table (cheat: how often they cheat; attention: how often they call a cheat).")
-@click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
-def play(host, port, name, game, variant, teams, players, deck, lang, table, token, bot_spec, auto_pass) -> None:
-    """Play at a server from this terminal: `pidor play --name me`, then `help`."""
-    client = Client(host, port, name, token)
-    session = Session(client, lang=lang, out=click.echo, auto_pass=auto_pass)
-    try:
-        welcome = client.connect()
-        session.say("welcome", player=welcome.get("player"), server=welcome.get("server"))
-        if "token" in welcome:
-            session.say("token", token=welcome["token"])
-        if welcome.get("table") is not None:
-            session.say("back", table=welcome["table"])
-        elif table is not None:
-            joined = client.join(table)
-            session.say("joined", table=table, seat=joined["seat"])
-        else:
-            options = {"game": game, "players": players, "bots": [bot_spec] * (players - 1)}
-            if deck is not None:
-                options["deck"] = int(deck)
-            options.update({k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None})
-            joined = client.create(**options)
-            session.say("created", table=joined["table"]["id"], game=game, players=players, seat=joined["seat"])
-            client.start()
-    except OSError as e:
-        client.close()
-        raise click.ClickException(f"cannot reach {host}:{port}: {e}") from None
-    except (ServerError, PidorError) as e:
-        client.close()
-        raise click.ClickException(str(e)) from None
-    run_session(client, session, sys.stdin)
+            self._offer = (None, [])

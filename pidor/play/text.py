@@ -1,7 +1,8 @@
-"""What ``pidor play`` prints: a seat's view, events, options, in Russian or English.
+"""What ``pidor play`` prints: the board, events and options, in Russian or English.
 
 Pure functions of decoded protocol data (protocol/PROTOCOL.md §5–§7); cards are shown as
-``10♥`` (``pidor.cards.card_text``). ``seat_name(seat)`` is passed in by the caller.
+``10♥`` (``pidor.cards.card_text``). ``name(seat)`` is passed in by the caller. Every
+sentence comes from :mod:`.words`.
 """
 
 from __future__ import annotations
@@ -10,184 +11,32 @@ from collections.abc import Callable
 
 from ..cards import card_text, parse_card
 from ..engine.rules import RULES
+from .words import BOARD, ERRORS, EVENTS, GAMES, TEXTS, WORDS
 
 __all__ = [
-    "TEXTS", "action_text", "card", "cards", "event_lines", "option_command", "rule_line", "say",
-    "view_lines",
+    "action_text", "card", "cards", "error_text", "event_lines", "game_name", "option_command",
+    "rule_line", "say", "view_lines",
 ]
 
 Name = Callable[[int | None], str]
 
-TEXTS = {
-    "en": {
-        "you": "you",
-        "hand": "your hand: {cards}",
-        "welcome": "player {player} at {server}",
-        "token": "your token (use --token to come back): {token}",
-        "back": "back at table {table}",
-        "created": "table {table}: {game}, {players} seats; you are seat {seat}",
-        "joined": "joined table {table} at seat {seat}",
-        "waiting": "waiting for the host to start ({free} free seat(s))",
-        "your_turn": "your turn{clock}:",
-        "no_options": "no honest action right now (you may still act: махлёж is allowed)",
-        "pick": "type a command, or the number of an option; `help` for all commands",
-        "window_you": "  ⚑ call window{clock}: `call` («пидор!») or `pass`",
-        "court_vote": "  ⚖ you vote: `vote pidor` or `vote clean`{clock}",
-        "results_host": "type `start` for the next game, or `quit`",
-        "results_wait": "waiting for the host to start the next game (`quit` to leave)",
-        "error": "✗ {code}: {message}",
-        "closed": "the table closed: {reason}",
-        "lost": "connection lost: {why}",
-        "reconnected": "reconnected",
-        "bye": "bye",
-        "restored": "(the state after the undo:)",
-        "hint": "hint [{id}]: {text}",
-        "hints_off": "hints off",
-        "unknown": "unknown command {word!r}; `help` lists them",
-        "usage": "usage: {usage}",
-        "not_this_game": "{word!r} is not an action of {game}",
-        "bad_card": "{text!r} is not a card (write it like Th, 10h or 10♥)",
-        "bad_number": "{text!r} is not a number",
-        "bad_seat": "there is no seat {seat} (seats are 0..{last})",
-        "no_option": "there is no option {n} now",
-        "no_game": "no game yet: wait for the table to start",
-        "which": "say which card: {usage}",
-        "bad_vote": "vote `pidor` (guilty) or `clean` (not guilty)",
-        "sent": "",
-    },
-    "ru": {
-        "you": "вы",
-        "hand": "ваша рука: {cards}",
-        "welcome": "игрок {player} на {server}",
-        "token": "ваш токен (--token, чтобы вернуться): {token}",
-        "back": "снова за столом {table}",
-        "created": "стол {table}: {game}, мест {players}; ваше место {seat}",
-        "joined": "вы за столом {table}, место {seat}",
-        "waiting": "ждём, пока хозяин стола начнёт (свободных мест: {free})",
-        "your_turn": "ваш ход{clock}:",
-        "no_options": "честного хода сейчас нет (ходить всё равно можно: махлёж разрешён)",
-        "pick": "введите команду или номер варианта; `help` — все команды",
-        "window_you": "  ⚑ окно крика{clock}: `call` («пидор!») или `pass`",
-        "court_vote": "  ⚖ ваш голос: `vote pidor` или `vote clean`{clock}",
-        "results_host": "`start` — следующая партия, `quit` — выйти",
-        "results_wait": "ждём, пока хозяин начнёт следующую партию (`quit` — выйти)",
-        "error": "✗ {code}: {message}",
-        "closed": "стол закрыт: {reason}",
-        "lost": "связь потеряна: {why}",
-        "reconnected": "связь восстановлена",
-        "bye": "пока",
-        "restored": "(после отмены хода:)",
-        "hint": "подсказка [{id}]: {text}",
-        "hints_off": "подсказки выключены",
-        "unknown": "нет такой команды: {word!r}; список — `help`",
-        "usage": "так: {usage}",
-        "not_this_game": "{word!r} — не действие игры {game}",
-        "bad_card": "{text!r} — не карта (пишите Th, 10h или 10♥)",
-        "bad_number": "{text!r} — не число",
-        "bad_seat": "нет места {seat} (места 0..{last})",
-        "no_option": "сейчас нет варианта {n}",
-        "no_game": "партия ещё не идёт",
-        "which": "какую карту? {usage}",
-        "bad_vote": "голос: `pidor` (виновен) или `clean` (чист)",
-        "sent": "",
-    },
-}
-
-_EVENTS = {
-    "en": {
-        "game_start": "── game {number}: {game}, {players} players ──",
-        "call": "{caller}: «пидор!» on {accused} ({action})",
-        "court": "⚖ court: {caller} accuses {accused} of {action}; voters: {voters}",
-        "vote": "{seat} votes {vote}",
-        "verdict": "verdict: {outcome}{counts}",
-        "undo": "undone: {seat}'s {action}",
-        "mark": "the mark goes to {seat} ({reason})",
-        "mark_none": "nobody holds the mark ({reason})",
-        "game_over": "game over: {loser}; finished in order: {order}",
-        "draw_game": "a draw",
-        "loser": "the loser is {seat}",
-        "timeout": "{seat} ran out of time ({reason}): the server plays for them",
-        "seat": "{seat}: {state}",
-        "results": "── results of game {number}: mark on {mark} ──",
-        "pdraw": "{seat} draws {card} (deck {deck})",
-        "pidorstvo": "{seat}: pidorstvo #{count}",
-        "deal_end": "deal over: trump {trump}; {first} leads; hands {hands}; prikups {prikups}",
-        "hand": "your hand: {cards}",
-        "settlement": "settlement: {dues}",
-        "payment": "{from_} pays {to} ({left} to give)",
-        "give": "{from_} gives {to} {card}",
-        "skip": "{seat} has no card to give",
-        "trick": "trick: {seat} leads; it closes at {size} cards",
-        "trick_closed": "trick closed by {seat}: {cards}",
-        "discard": "{count} card(s) to the discard",
-        "prikup": "{seat} takes the prikup ({count}){cards}",
-        "out": "{seat} is out (place {place})",
-        "bout": "bout: {attacker} attacks {defender} (limit {limit})",
-        "transfer": "transferred: {defender} defends now (limit {limit})",
-        "bito_timeout": "silence counts as «бито» for {seats}",
-        "bout_over": "bout over: {outcome} ({defender}, {count} cards)",
-        "ddraw": "{seat} draws {count} (deck {deck}){cards}",
-        "payment_due": "{from_} owe(s) {to} a card",
-    },
-    "ru": {
-        "game_start": "── партия {number}: {game}, игроков {players} ──",
-        "call": "{caller}: «пидор!» — на {accused} ({action})",
-        "court": "⚖ суд: {caller} обвиняет {accused}: {action}; голосуют: {voters}",
-        "vote": "{seat}: {vote}",
-        "verdict": "приговор: {outcome}{counts}",
-        "undo": "отменён ход {seat}: {action}",
-        "mark": "метка у {seat} ({reason})",
-        "mark_none": "метки ни у кого ({reason})",
-        "game_over": "партия окончена: {loser}; вышли по порядку: {order}",
-        "draw_game": "ничья",
-        "loser": "пидор — {seat}",
-        "timeout": "{seat}: время вышло ({reason}), за него ходит сервер",
-        "seat": "{seat}: {state}",
-        "results": "── итоги партии {number}: метка у {mark} ──",
-        "pdraw": "{seat} тянет {card} (в колоде {deck})",
-        "pidorstvo": "{seat}: пидорство №{count}",
-        "deal_end": "раздача окончена: козырь {trump}; ходит {first}; руки {hands}; прикупы {prikups}",
-        "hand": "ваша рука: {cards}",
-        "settlement": "расплата: {dues}",
-        "payment": "{from_} платит {to} (осталось {left})",
-        "give": "{from_} отдаёт {to} {card}",
-        "skip": "{seat}: нечем платить",
-        "trick": "взятка: заходит {seat}; закроется на {size} картах",
-        "trick_closed": "взятку закрыл {seat}: {cards}",
-        "discard": "в отбой {count}",
-        "prikup": "{seat} берёт прикуп ({count}){cards}",
-        "out": "{seat} вышел (место {place})",
-        "bout": "отбой: {attacker} ходит под {defender} (не больше {limit})",
-        "transfer": "переведено: отбивается {defender} (не больше {limit})",
-        "bito_timeout": "молчание — «бито» за {seats}",
-        "bout_over": "отбой окончен: {outcome} ({defender}, карт {count})",
-        "ddraw": "{seat} добирает {count} (в колоде {deck}){cards}",
-        "payment_due": "{from_} должен {to} карту",
-    },
-}
-
-_WORDS = {
-    "en": {"guilty": "guilty", "clean": "clean", "honest": "the action was honest", "tie": "a tie",
-           "pidor": "«пидор»", "chist": "«чист»", "convicted": "convicted", "false_call": "false call",
-           "lost_vote": "lost the vote", "loser": "lost the game", "left": "left",
-           "away": "away", "back": "back", "bot": "a bot plays on", "turn": "turn clock", "take": "take",
-           "bito": "bito", "nobody": "nobody", "hidden": "hidden", "open": "open"},
-    "ru": {"guilty": "виновен", "clean": "чист", "honest": "ход был честный", "tie": "поровну",
-           "pidor": "«пидор»", "chist": "«чист»", "convicted": "осуждён", "false_call": "ложный крик",
-           "lost_vote": "проиграл голосование", "loser": "проиграл партию", "left": "ушёл",
-           "away": "отошёл", "back": "вернулся", "bot": "за него играет бот", "turn": "часы хода",
-           "take": "беру", "bito": "бито", "nobody": "никто", "hidden": "закрытых", "open": "открытые"},
-}
-
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 
+def _of(table: dict, lang: str) -> dict:
+    return table.get(lang, table["en"])
+
+
 def say(lang: str, key: str, **kw) -> str:
-    return TEXTS.get(lang, TEXTS["en"])[key].format(**kw)
+    return _of(TEXTS, lang)[key].format(**kw)
 
 
 def _word(lang: str, key) -> str:
-    return _WORDS.get(lang, _WORDS["en"]).get(key, str(key))
+    return _of(WORDS, lang).get(key, str(key))
+
+
+def game_name(game: str | None, lang: str) -> str:
+    return _of(GAMES, lang).get(game, str(game))
 
 
 def card(code) -> str:
@@ -206,77 +55,105 @@ def cards(codes) -> str:
 
 def rule_line(rule_id: str, lang: str, texts: dict | None = None) -> str:
     """``[P5b] text`` from the wire's ``{id, ru, en}`` or the rule vocabulary."""
-    text = (texts or {}).get(lang) or (texts or {}).get("en")
+    text = (texts or {}).get(lang)
     if not text and rule_id in RULES:
         text = RULES[rule_id].text(lang)
+    text = text or (texts or {}).get("en")
     return f"[{rule_id}] {text}" if text else f"[{rule_id}]"
+
+
+def error_text(msg: dict, lang: str) -> str:
+    """A refusal as one sentence in the session's language: the code's meaning (translated
+    here), then in English the server's own detail; a broken rule follows on its own line."""
+    texts = _of(ERRORS, lang)
+    text = texts.get(msg.get("code"), texts["unknown"])
+    if lang == "en" and msg.get("message"):
+        text += f" ({msg['message']})"
+    return say(lang, "error", text=text)
 
 
 def option_command(action: dict) -> str:
     """The command a person types for an action: ``beat 10♥ 2``, ``lay 1``, ``bito``."""
-    t = action.get("type", "?")
-    parts = [t]
+    parts = [action.get("type", "?")]
     if "card" in action:
         parts.append(card(action["card"]))
+    parts += [card(c) for c in action.get("cards") or []]  # simple durak's lead (V1)
     for key in ("to", "target", "index"):
         if key in action:
             parts.append(str(action[key]))
     return " ".join(parts)
 
 
-def action_text(action: dict | None, name: Name) -> str:
+def action_text(action: dict | None, name: Name, lang: str, moved: str | None = None) -> str:
+    """What a seat did, as prose: ``lays 7♣ on bot-2(2)``, ``beats with 10♥``. ``moved`` is
+    the card of a ``draw``/``move``/``lay``/``keep`` when the caller knows it (the action
+    does not say it)."""
     if not action:
         return "?"
     t = action.get("type")
+    words = [_word(lang, "a_" + str(t))]
+    if moved and t in ("draw", "move", "lay", "keep"):
+        words.append(card(moved))
     if t in ("move", "lay"):
-        return f"{t} → {name(action.get('to'))}"
-    return option_command(action)
+        words += [_word(lang, "on"), name(action.get("to"))]
+    elif "card" in action:
+        words.append(card(action["card"]))
+    elif action.get("cards"):
+        words.append(cards(action["cards"]))
+    if t == "take" and "index" in action and action["index"] != 0:
+        words.append(_word(lang, "from_bottom").format(index=action["index"]))
+    return " ".join(words)
 
 
-def event_lines(e: dict, me: int | None, name: Name, lang: str = "en") -> list[str]:
-    """How one event reads; ``[]`` for events not worth a line (a window we do not owe)."""
+def event_lines(e: dict, me: int | None, name: Name, lang: str = "en", *, game: str | None = None,
+                moved: str | None = None) -> list[str]:
+    """How one event reads; ``[]`` for events not worth a line (windows: the session
+    prompts for the ones we owe; a «пидор» draw: its ``draw`` event says it). ``game``
+    names the loser after a game (дурак or пидор); ``moved``: see :func:`action_text`."""
     t = e.get("type")
-    T = _EVENTS.get(lang, _EVENTS["en"])
+    T = _of(EVENTS, lang)
     w = lambda k: _word(lang, k)
     n = name
     if t == "action":
-        return [f"{n(e.get('seat'))}: {action_text(e.get('action'), n)}"]
+        if (e.get("action") or {}).get("type") == "draw":
+            return []
+        return [f"{n(e.get('seat'))} {action_text(e.get('action'), n, lang, moved)}"]
     if t in ("window", "window_closed"):
-        return []  # the caller prompts when we owe an answer; a closing needs no line
+        return []
     if t == "call":
         return [T["call"].format(caller=n(e.get("caller")), accused=n(e.get("accused")),
-                                 action=action_text(e.get("action"), n))]
+                                 action=action_text(e.get("action"), n, lang))]
     if t == "court":
         lines = [T["court"].format(caller=n(e.get("caller")), accused=n(e.get("accused")),
-                                   action=action_text(e.get("action"), n),
+                                   action=action_text(e.get("action"), n, lang),
                                    voters=", ".join(n(v) for v in e.get("voters", [])) or "—")]
-        lines += ["   " + rule_line(r.get("id", "?"), lang, r) for r in e.get("rules", [])]
-        return lines
+        return lines + ["   " + rule_line(r.get("id", "?"), lang, r) for r in e.get("rules", [])]
     if t == "vote":
         return [T["vote"].format(seat=n(e.get("seat")), vote=w("pidor") if e.get("guilty") else w("chist"))]
     if t == "abstain":
-        return [f"{n(e.get('seat'))}: " + ("воздерживается (отошёл)" if lang == "ru" else "abstains (away)")]
+        return [T["abstain"].format(seat=n(e.get("seat")))]
     if t == "verdict":
         counts = "" if e.get("outcome") == "honest" else f" ({w('pidor')} {e.get('pidor')} : {e.get('clean')} {w('chist')})"
         return [T["verdict"].format(outcome=w(e.get("outcome")), counts=counts)]
     if t == "undo":
-        return [T["undo"].format(seat=n(e.get("seat")), action=action_text(e.get("action"), n))]
+        return [T["undo"].format(seat=n(e.get("seat")), action=action_text(e.get("action"), n, lang))]
     if t == "mark":
         if e.get("seat") is None:
             return [T["mark_none"].format(reason=w(e.get("reason")))]
         return [T["mark"].format(seat=n(e.get("seat")), reason=w(e.get("reason")))]
     if t == "game_over":
-        r = e.get("result") or {}
-        loser = T["draw_game"] if r.get("draw") else T["loser"].format(seat=n(r.get("loser")))
-        return [T["game_over"].format(loser=loser, order=", ".join(n(s) for s in r.get("order", [])) or "—")]
+        return [T["game_over"].format(loser=loser_text(e.get("result") or {}, game, n, lang),
+                                      order=", ".join(n(s) for s in (e.get("result") or {}).get("order", [])) or "—")]
     if t == "results":
-        return [T["results"].format(number=e.get("number"), mark=n(e.get("mark")) if e.get("mark") is not None else w("nobody"))]
+        mark = n(e.get("mark")) if e.get("mark") is not None else w("nobody")
+        return [T["results"].format(number=e.get("number"), mark=mark)]
     if t == "timeout":
         return [T["timeout"].format(seat=n(e.get("seat")), reason=w(e.get("reason")))]
     if t == "seat":
         return [T["seat"].format(seat=n(e.get("seat")), state=w(e.get("state")))]
     if t == "game_start":
-        return [T["game_start"].format(number=e.get("number"), game=e.get("game"), players=e.get("players"))]
+        return [T["game_start"].format(number=e.get("number"), game=game_name(e.get("game"), lang),
+                                       players=e.get("players"))]
     if t == "draw" and "card" in e:  # «пидор»: the drawn card is public
         return [T["pdraw"].format(seat=n(e.get("seat")), card=card(e["card"]), deck=e.get("deck"))]
     if t == "draw":  # durak: the cards only to the drawer
@@ -285,10 +162,10 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en") -> list[s
     if t == "pidorstvo":
         return [T["pidorstvo"].format(seat=n(e.get("seat")), count=e.get("count"))]
     if t == "deal_end":
-        lines = [T["deal_end"].format(trump=card(e.get("trump")), first=n(e.get("first")),
-                                      hands=e.get("hands"), prikups=e.get("prikups"))]
+        hands = ", ".join(f"{n(s)} {h}" for s, h in enumerate(e.get("hands") or []))
+        lines = [T["deal_end"].format(trump=card(e.get("trump")), first=n(e.get("first")), hands=hands)]
         if "hand" in e:
-            lines.append(T["hand"].format(cards=cards(e["hand"])))
+            lines.append(say(lang, "hand", cards=cards(e["hand"])))
         return lines
     if t == "settlement":
         dues = ", ".join(f"{n(d.get('to'))} ×{d.get('count')}" for d in e.get("dues", [])) or "—"
@@ -320,68 +197,113 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en") -> list[s
         return [T["bout_over"].format(outcome=w(e.get("outcome")), defender=n(e.get("defender")), count=e.get("count"))]
     if t == "payment_due":
         return [T["payment_due"].format(from_=", ".join(n(s) for s in e.get("from", [])), to=n(e.get("to")))]
-    return [f"{t}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")]  # a newer server's event
+    fields = ", ".join(f"{k} {v}" for k, v in e.items() if k != "type")  # a newer server's event
+    return [T["other"].format(type=t, fields=fields)]
+
+
+def loser_text(result: dict, game: str | None, name: Name, lang: str) -> str:
+    """«дурак — X» after a durak game, «пидор — X» after «пидор»; a draw says so."""
+    T = _of(EVENTS, lang)
+    if result.get("draw"):
+        return T["draw_game"]
+    key = "loser_pidor" if game == "pidor" else "loser_durak"  # every other game is a durak
+    return T[key].format(seat=name(result.get("loser")))
 
 
 def view_lines(view: dict, me: int | None, name: Name, lang: str = "en") -> list[str]:
-    """The seat's view (a snapshot's ``view``), a few lines."""
+    """The board: what the game is and where, whose turn, the trump, the table (which
+    card lies on which), the others' card counts, who holds the mark, and your hand."""
+    B = _of(BOARD, lang)
     status = view.get("status") or {}
-    mark = status.get("mark")
-    head = [f"{view.get('game')} #{status.get('number', '?')}"]
-    if view.get("phase"):
-        head.append(str(view["phase"]))
-    if view.get("trump"):
-        head.append("trump " + card(view["trump"]) + (f" ({card(view['trump_card'])})" if view.get("trump_card") else ""))
-    head.append(f"deck {view.get('deck')}")
-    head.append("mark: " + (name(mark) if mark is not None else "—"))
-    lines = [" · ".join(head)]
-    players = view.get("players") or len(view.get("hands") or [])
-    if view.get("game") == "pidor":
-        lines += _pidor_lines(view, players, name, lang)
+    game = view.get("game")
+    head = [game_name(game, lang), B["game"].format(number=status.get("number", "?"))]
+    phase = view.get("phase")
+    if phase:
+        head.append(B.get(phase, str(phase)))
+    if view.get("trump") and view.get("trump_card"):
+        head.append(B["trump_card"].format(trump=card(view["trump"]), card=card(view["trump_card"])))
+    elif view.get("trump"):
+        head.append(B["trump"].format(trump=card(view["trump"])))
     else:
-        lines += _durak_lines(view, players, name)
+        head.append(B["no_trump"])
+    head.append(B["deck"].format(count=view.get("deck")))
+    mark = status.get("mark")
+    head.append(B["mark"].format(seat=name(mark) if mark is not None else _word(lang, "nobody")))
+    lines = ["── " + " · ".join(head) + " ──"]
+    lines.append("  " + _whose_turn(view, status, name, B))
+    if game == "pidor":
+        lines += _pidor_lines(view, name, B)
+    else:
+        lines += _durak_lines(view, name, B)
     if view.get("out"):
-        lines.append("out: " + ", ".join(name(s) for s in view["out"]))
-    if view.get("hand") or view.get("phase") != "deal":
+        lines.append("  " + B["out"].format(seats=", ".join(name(s) for s in view["out"])))
+    if me is not None:  # a spectator has no hand
         lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
     return lines
 
 
-def _pidor_lines(view: dict, players: int, name: Name, lang: str) -> list[str]:
+def _whose_turn(view: dict, status: dict, name: Name, B: dict) -> str:
+    court, window = status.get("court"), status.get("window")
+    if court:
+        return B["court"].format(caller=name(court.get("caller")), accused=name(court.get("accused")))
+    if window:
+        return B["window"].format(seat=name(window.get("seat")))
+    if view.get("game") == "pidor":
+        seats = view.get("to_act") or ([view["turn"]] if view.get("turn") is not None else [])
+    else:  # durak: the attacker leads, the defender covers, the others may throw in
+        seats = [s for s in (view.get("attacker"), view.get("defender")) if s is not None]
+    return B["turn"].format(seats=", ".join(name(s) for s in seats) or B["none"])
+
+
+def _pidor_lines(view: dict, name: Name, B: dict) -> list[str]:
     lines = []
-    if view.get("phase") == "deal" or any(s.get("cards") or s.get("hidden") for s in view.get("stacks", [])):
+    if view.get("phase") == "deal":
+        pid = view.get("pidorstvo") or []
         for seat, stack in enumerate(view.get("stacks", [])):
             shown = stack.get("cards") or []
             text = " ".join(card(c) for c in shown[:-1])
             if shown:
                 text = (text + " " if text else "") + f"[{card(shown[-1])}]"
-            pid = (view.get("pidorstvo") or [0] * players)[seat]
-            lines.append(f"  {seat} {name(seat):<12} {text or '—'}  +{stack.get('hidden', 0)} {_word(lang, 'hidden')}"
-                         + (f"  pidorstvo {pid}" if pid else ""))
+            extra = B["pidorstvo"].format(count=pid[seat]) if seat < len(pid) and pid[seat] else ""
+            lines.append("  " + B["stack"].format(name=name(seat), cards=text or B["none"],
+                                                  hidden=stack.get("hidden", 0), extra=extra))
         if view.get("held"):
-            lines.append(f"  held: {card(view['held'])}")
+            lines.append("  " + B["held"].format(seat=name(view.get("turn")), card=card(view["held"])))
     else:
-        counts = ", ".join(f"{name(s)} {h}+{p}" for s, (h, p) in
-                           enumerate(zip(view.get("hands", []), view.get("prikups", []))))
-        lines.append(f"  hands+prikups: {counts}")
         pile = view.get("table") or []
         who = view.get("table_seats") or []
-        shown = "  ".join(f"{i}:{card(c)}({name(who[i]) if i < len(who) else '?'})" for i, c in enumerate(pile))
-        lines.append(f"  table ({len(pile)}/{view.get('trick_size')}): {shown or '—'}")
+        if pile:
+            shown = " ← ".join(f"{card(c)} ({name(who[i]) if i < len(who) else '?'})" for i, c in enumerate(pile))
+            lines.append("  " + B["pile"].format(count=len(pile), size=view.get("trick_size"), cards=shown))
+        else:
+            lines.append("  " + B["pile_empty"])
+        counts = []
+        for s, (h, p) in enumerate(zip(view.get("hands", []), view.get("prikups", []))):
+            counts.append(B["prikup" if p else "count"].format(name=name(s), hand=h, prikup=p))
+        lines.append("  " + B["counts"].format(counts=", ".join(counts)))
     if view.get("dues"):
-        lines.append("  dues: " + ", ".join(f"{name(d.get('to'))} ×{d.get('count')}" for d in view["dues"]))
-    if view.get("payment"):
-        lines.append(f"  payment: {view['payment']}")
+        dues = ", ".join(B["due"].format(seat=name(d.get("to")), count=d.get("count")) for d in view["dues"])
+        lines.append("  " + B["dues"].format(dues=dues))
+    payment = view.get("payment")
+    if payment:
+        lines.append("  " + B["payment"].format(from_=name(payment.get("from")), to=name(payment.get("to")),
+                                                left=payment.get("left")))
     return lines
 
 
-def _durak_lines(view: dict, players: int, name: Name) -> list[str]:
-    lines = [f"  {name(view.get('attacker'))} → {name(view.get('defender'))} (limit {view.get('limit')})"
-             + (f"; bito: {', '.join(name(s) for s in view['bito'])}" if view.get("bito") else "")]
-    pairs = view.get("table") or []
-    shown = "  ".join(f"{i}) {card(a)}/{card(b) if b else '—'}" for i, (a, b) in enumerate(pairs))
-    lines.append(f"  table: {shown or '—'}")
-    lines.append("  hands: " + ", ".join(f"{name(s)} {h}" for s, h in enumerate(view.get("hands", []))))
+def _durak_lines(view: dict, name: Name, B: dict) -> list[str]:
+    lines = ["  " + B["attack"].format(attacker=name(view.get("attacker")), defender=name(view.get("defender")),
+                                       limit=view.get("limit"))]
+    if view.get("bito"):
+        lines.append("  " + B["bito_said"].format(seats=", ".join(name(s) for s in view["bito"])))
+    pairs = []
+    for i, (a, b) in enumerate(view.get("table") or []):
+        pair = B["pair"].format(attack=card(a), cover=card(b)) if b else B["open_pair"].format(attack=card(a))
+        pairs.append(f"{i}) {pair}")
+    lines.append("  " + (B["bout_table"].format(pairs="   ".join(pairs)) if pairs else B["pile_empty"]))
+    counts = ", ".join(B["count"].format(name=name(s), hand=h) for s, h in enumerate(view.get("hands", [])))
+    lines.append("  " + B["counts"].format(counts=counts))
     if view.get("payments"):
-        lines.append(f"  payments: {view['payments']}")
+        pays = ", ".join(B["pays"].format(from_=name(p.get("from")), to=name(p.get("to"))) for p in view["payments"])
+        lines.append("  " + B["payments"].format(list=pays))
     return lines

@@ -1,8 +1,10 @@
 """``pidor serve``: run the match server until SIGINT or SIGTERM.
 
-It refuses to start, with one line and exit status 1, on a data directory where it cannot
+It refuses to start, with one line and exit status 1, on an address it cannot listen on
+(a busy port, an address of another machine) and on a data directory where it cannot
 keep its store or its game logs (read-only, full): better than a server that loses its
-index or refuses every game (``no_log``) once it runs.
+index or refuses every game (``no_log``) once it runs. It binds first, so a refusal to
+listen creates nothing on disk.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ import gc
 import logging
 import os
 import signal
+import socket
 import sqlite3
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 import click
@@ -26,22 +30,58 @@ from .store import Store, default_data_dir
 log = logging.getLogger(__name__)
 
 
-async def _main(host: str, port: int, store: Store, logs: Path, limits: Limits) -> None:
+class Refused(Exception):
+    """The server cannot start: one line that says what failed and what to do."""
+
+
+async def _main(host: str, port: int, data_dir: str, limits: Limits) -> None:
+    """Bind first, then open the data directory: a busy port or a wrong address creates
+    nothing on disk."""
+    from ..wire import PROTOCOL_VERSION
     from .app import Server
 
-    server = Server(store, logs=logs, limits=limits)
-    # Fewer, later cyclic GC passes: the server allocates many short-lived objects and a
-    # full collection is a pause every table waits through (p99 latency).
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
-    async with trio.open_nursery() as nursery:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            await nursery.start(server.run, host, port)
-            async for signum in signals:
-                log.info("got %s", signal.Signals(signum).name)
-                await server.shutdown()
-                break
-        nursery.cancel_scope.cancel()
+    try:
+        listeners = await trio.open_tcp_listeners(port, host=host)
+    except OSError as e:
+        raise Refused(_listen_failure(host, port, e)) from None
+    store, logs = _open_data(data_dir)
+    try:
+        server = Server(store, logs=logs, limits=limits)
+        # Fewer, later cyclic GC passes: the server allocates many short-lived objects and a
+        # full collection is a pause every table waits through (p99 latency).
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
+        bound = listeners[0].socket.getsockname()[1]
+        async with trio.open_nursery() as nursery:
+            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                await nursery.start(partial(server.serve, listeners, started=bound))
+                log.info("listening on %s:%s (protocol %s)", host, bound, PROTOCOL_VERSION)
+                async for signum in signals:
+                    log.info("got %s", signal.Signals(signum).name)
+                    await server.shutdown()
+                    break
+            nursery.cancel_scope.cancel()
+    finally:
+        store.close()
+
+
+def _open_data(data_dir: str) -> tuple[Store, Path]:
+    """The store and the game log directory, both checked by a write (raises :class:`Refused`)."""
+    try:
+        store = Store.in_dir(data_dir)
+    except (OSError, sqlite3.Error) as e:
+        raise Refused(f"cannot keep the store in {data_dir}: {_reason(e)}; {_ELSEWHERE}") from None
+    logs = Path(data_dir) / "logs"
+    try:
+        _check_logs(logs)
+    except OSError as e:
+        store.close()
+        raise Refused(f"cannot write game logs in {logs}: {_reason(e)}; {_ELSEWHERE}") from None
+    log.info("data in %s, game logs in %s", data_dir, logs)
+    return store, logs
+
+
+_ELSEWHERE = "give a writable directory with --data (or PIDOR_DATA)"
 
 
 def _reason(error: Exception) -> str:
@@ -58,11 +98,18 @@ def _check_logs(logs: Path) -> None:
         os.fsync(probe.fileno())
 
 
-def _os_failure(host: str, port: int, e: BaseException) -> str:
-    """One line for an OS error that stopped the server: binding, or anything later."""
-    if getattr(e, "errno", None) in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
-        return f"cannot listen on {host}:{port}: {e}"
-    return f"the server stopped on an error of the system: {e}"
+def _listen_failure(host: str, port: int, e: OSError) -> str:
+    """Why binding failed, and what to do."""
+    if isinstance(e, socket.gaierror):
+        return f"cannot listen on {host}: no such host ({e.strerror}); give --host an address of this machine"
+    if e.errno == errno.EADDRINUSE:
+        return f"port {port} is in use on {host}; try --port 0 (any free port) or stop the other server"
+    if e.errno == errno.EADDRNOTAVAIL:
+        return (f"cannot listen on {host}: it is not an address of this machine; "
+                "use --host 127.0.0.1 (this machine only) or 0.0.0.0 (every address)")
+    if e.errno == errno.EACCES:
+        return f"no permission to listen on port {port}; use a port above 1023 (or --port 0)"
+    return f"cannot listen on {host}:{port}: {_reason(e)}"
 
 
 @click.command()
@@ -95,30 +142,23 @@ def serve(host: str, port: int, data: str | None, log_level: str, max_connection
     logging.basicConfig(stream=sys.stderr, level=log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data_dir = data or str(default_data_dir())
-    try:
-        store = Store.in_dir(data_dir)
-    except (OSError, sqlite3.Error) as e:
-        raise click.ClickException(f"cannot keep the store in {data_dir}: {_reason(e)}") from None
-    logs = Path(data_dir) / "logs"
-    try:
-        _check_logs(logs)
-    except OSError as e:
-        store.close()
-        raise click.ClickException(f"cannot write game logs in {logs}: {_reason(e)}") from None
-    log.info("data in %s, game logs in %s", data_dir, logs)
     limits = Limits()
     limits.MAX_CONNECTIONS, limits.MAX_PER_ADDRESS = max_connections, max_per_address
     limits.MAX_TABLES_PER_ADDRESS, limits.TABLES_PER_MINUTE = max_tables_per_address, tables_per_minute
     limits.PLAYERS_PER_MINUTE = players_per_minute
     try:
-        trio.run(_main, host, port, store, logs, limits)
+        trio.run(_main, host, port, data_dir, limits)
+    except Refused as e:
+        raise click.ClickException(str(e)) from None
     except BaseExceptionGroup as group:
         oserror = group.subgroup(OSError)
         if oserror is None:
             raise
-        raise click.ClickException(_os_failure(host, port, oserror.exceptions[0])) from None
+        raise click.ClickException(_stopped(oserror.exceptions[0])) from None
     except OSError as e:
-        raise click.ClickException(_os_failure(host, port, e)) from None
-    finally:
-        store.close()
+        raise click.ClickException(_stopped(e)) from None
     log.info("stopped")
+
+
+def _stopped(e: BaseException) -> str:
+    return f"the server stopped on an error of the system: {e}; see the log above, then start it again"

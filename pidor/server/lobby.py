@@ -89,6 +89,7 @@ class Lobby:
         self.tables: dict[int, TableRunner] = {}  # in order of creation, which is id order
         self.online: dict[int, Peer] = {}  # player -> their connection
         self.seated: dict[int, TableRunner] = {}  # player -> the table they sit at
+        self.watching: dict[Peer, int] = {}  # connection -> the table it last asked to watch
         self._creator: dict[int, str] = {}  # open table -> its creator's address
         self._open_by: Counter[str] = Counter()  # address -> open tables it created
         self._table_rate = Rate(limits.TABLES_PER_MINUTE)
@@ -116,6 +117,8 @@ class Lobby:
             self._open_by[address] -= 1
             if not self._open_by[address]:
                 del self._open_by[address]
+        for conn in [c for c, t in self.watching.items() if t == table_id]:
+            del self.watching[conn]  # (the table told its spectators)
         for player in [p for p, r in self.seated.items() if r.id == table_id]:
             del self.seated[player]
             conn = self.online.get(player)
@@ -164,6 +167,7 @@ class Lobby:
             runner.submit(("back", conn, player, None))
 
     def gone(self, conn: Peer) -> None:
+        self._unwatch(conn)
         player = conn.player
         if player is None or self.online.get(player) is not conn:
             return
@@ -188,10 +192,21 @@ class Lobby:
         elif kind == "create":
             self._create(conn, msg, rid)
         elif kind in TABLE_REQUESTS:
-            table = field_int(msg, "table", optional=(kind != "join"))
-            runner = self.seated.get(conn.player) if table is None else self.tables.get(table)
+            table = field_int(msg, "table", optional=(kind not in ("join", "watch")))
+            if table is not None:
+                runner = self.tables.get(table)
+            elif kind == "unwatch":
+                runner = self.tables.get(self.watching.get(conn))
+            else:
+                runner = self.seated.get(conn.player)
             if runner is None or runner.closed:
-                raise RequestError("no_table", "no such table" if table is not None else "you sit at no table")
+                raise RequestError("no_table", "no such table" if table is not None
+                                   else "you watch no table" if kind == "unwatch" else "you sit at no table")
+            if kind == "watch" and self.watching.get(conn) != runner.id:
+                self._unwatch(conn)  # a connection watches one table at a time
+                self.watching[conn] = runner.id
+            elif kind == "unwatch" and self.watching.get(conn) == runner.id:
+                del self.watching[conn]
             try:
                 runner.submit(("request", conn, conn.player, msg))
             except Busy:
@@ -200,6 +215,12 @@ class Lobby:
             raise RequestError("already_hello", "hello was already accepted on this connection")
         else:
             raise RequestError("unknown_type", f"unknown message type {shown(kind)}")
+
+    def _unwatch(self, conn: Peer) -> None:
+        """The connection no longer watches the table it watched (if any)."""
+        runner = self.tables.get(self.watching.pop(conn, None))
+        if runner is not None:
+            runner.submit(("unwatch", conn, conn.player, None))
 
     def _list(self, conn: Peer, msg: dict, rid) -> None:
         """The tables that match, by id, from after ``after``: ``limit`` of them (at most

@@ -29,7 +29,7 @@ from typing import Callable
 import trio
 
 from .. import wire
-from ..bots import RandomBot, make_policy
+from ..bots import RandomBot, make_policy, parse_spec
 from ..engine.game import ActionError, Event, project
 from ..engine.seeds import Rng
 from ..engine.table import Table
@@ -37,10 +37,11 @@ from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
-from .requests import RequestError, field_bool, field_int
+from .requests import RequestError, field_bool, field_int, field_str
 from .seams import House, Peer
 from .seating import Seat
 from .seeds import commitment_hex, parse_seed
+from .spectators import MAX_SPECTATORS, Spectators
 
 __all__ = ["TableRunner", "Busy", "INBOX", "TABLE_REQUESTS"]
 
@@ -50,7 +51,8 @@ log = logging.getLogger(__name__)
 INBOX = 256
 
 #: Requests a table task handles (``table`` names the table; default: the player's own).
-TABLE_REQUESTS = ("join", "leave", "seed", "start", "act", "call", "pass", "vote", "tutorial_off", "resync")
+TABLE_REQUESTS = ("join", "leave", "seed", "start", "bot", "act", "call", "pass", "vote", "tutorial_off", "resync",
+                  "watch", "unwatch")
 
 
 class Busy(Exception):
@@ -79,12 +81,12 @@ class TableRunner(Drive):
     def __init__(self, house: House, table_id: int, options: dict, bot_specs: list[dict]) -> None:
         self.house = house
         self.id = table_id
-        self.options = options
+        self.options = dict(options)  # the table's (Table's) options; the delay is the spectators'
+        self.spectators = Spectators(self.options.pop("watch_delay", 0.0))
         n = options["players"]
         self.seats = [Seat(i) for i in range(n)]
         for k, spec in enumerate(bot_specs):
-            seat = self.seats[n - len(bot_specs) + k]
-            seat.kind, seat.spec, seat.name = "bot", spec, f"bot-{seat.index}"
+            self.seats[n - len(bot_specs) + k].seat_bot(spec)
         self.host: int | None = None
         self.table: Table | None = None
         self.seq = 0
@@ -139,7 +141,7 @@ class TableRunner(Drive):
         return None
 
     def info(self) -> dict:
-        return {
+        out = {
             "id": self.id,
             "game": self.options["game"],
             "options": dict(self.options),
@@ -150,6 +152,9 @@ class TableRunner(Drive):
             "commitment": commitment_hex(self._next_seed),
             "game_commitment": self.rec.commitment if self._game_open else None,
         }
+        if self.spectators.delay:  # (absent when none, like every optional field)
+            out["watch_delay"] = self.spectators.delay
+        return out
 
     # ------------------------------------------------------------------ the task
 
@@ -179,6 +184,7 @@ class TableRunner(Drive):
                 more = self._drive(now)
                 self._prompt(now)
                 self._watch_presence(now)
+                self._release(now)
                 self._flush()
         except Exception:
             log.exception("table %s failed; closing it", self.id)
@@ -189,6 +195,7 @@ class TableRunner(Drive):
                 self.close_reason = "shutdown"  # cancelled: the server is stopping
             self.closed = True
             self._refuse_queued()
+            self._spectators_closed()
             if self._game_open:  # a game cut off: its log ends as aborted
                 self._game_open = False
                 self.game_log.abort(self.close_reason)
@@ -210,14 +217,13 @@ class TableRunner(Drive):
 
     def _next_deadline(self) -> float | None:
         t = self.table
-        if t is None or t.over:
-            return None
-        times = [s.turn_deadline for s in self.seats if s.turn_deadline is not None]
-        if self._abandoned_at is not None:
-            times.append(self._abandoned_at + ABANDON_AFTER)
-        d = t.deadline()
-        if d is not None:
-            times.append(d)
+        times = [self.spectators.next_due()]
+        if t is not None and not t.over:
+            times += [s.turn_deadline for s in self.seats]
+            if self._abandoned_at is not None:
+                times.append(self._abandoned_at + ABANDON_AFTER)
+            times.append(t.deadline())
+        times = [x for x in times if x is not None]
         return min(times) if times else None
 
     # ------------------------------------------------------------------ output
@@ -255,7 +261,10 @@ class TableRunner(Drive):
                 self._send(s.conn, message)
 
     def _broadcast_info(self) -> None:
-        self._broadcast({"type": "table", "table": self.info()})
+        message = {"type": "table", "table": self.info()}
+        self._broadcast(message)
+        if self.spectators:
+            self._to_spectators(wire.encode(message), trio.current_time())
 
     def _flush(self) -> None:
         pending, self._pending = self._pending, {}
@@ -265,17 +274,70 @@ class TableRunner(Drive):
     def _snapshot(self, seat: Seat, now: float) -> None:
         if seat.conn is None or self.table is None:
             return
-        view = _rel_view(self.table.view(seat.index), now)
-        self._send(seat.conn, {"type": "snapshot", "table": self.id, "seq": self.seq, "seat": seat.index,
-                               "view": view, "info": self.info()}, seat.index)
+        self._send(seat.conn, self._snapshot_message(seat.index, now), seat.index)
         seat.turn_seq = None  # prompt again after a snapshot
+
+    def _snapshot_message(self, seat: int | None, now: float) -> dict:
+        """The table as ``seat`` sees it now (``None``: a spectator)."""
+        view = _rel_view(self.table.view(seat), now)
+        return {"type": "snapshot", "table": self.id, "seq": self.seq, "seat": seat, "view": view,
+                "info": self.info()}
+
+    # ------------------------------------------------------------------ spectators
+
+    def _to_spectators(self, frame: bytes, now: float, conn: Peer | None = None, hidden: set | None = None) -> None:
+        """Put a frame on the spectators' tapes (``conn``: on his alone). The audit sees it
+        now, against the cards hidden from seat ``None`` now (``hidden``: those hidden
+        both before and after the events it shows)."""
+        audit = self.house.audit
+        if audit is not None:
+            if hidden is None:
+                hidden = self.table.game.hidden_from(None) if self.table and self.table.game else set()
+            audit(self.id, None, frame, hidden)
+        for dropped in self.spectators.record(frame, now, conn):
+            log.info("table %s: a spectator (%s) fell too far behind; dropped", self.id, dropped.peer)
+            self._send(dropped, {"type": "closed", "table": self.id, "reason": "behind"})
+
+    def _release(self, now: float) -> None:
+        """Hand over the spectators' frames that are due."""
+        for conn, frames in self.spectators.release(now):
+            if not conn.closed:
+                self._pending.setdefault(conn, []).extend(frames)
+
+    def _spectators_closed(self) -> None:
+        """The table has closed: each spectator gets what waits on his tape, then
+        ``closed``."""
+        for conn, frames in self.spectators.release(None):
+            conn.send_frames(frames)
+        for conn in self.spectators:
+            conn.send({"type": "closed", "table": self.id, "reason": self.close_reason})
+            self.spectators.remove(conn)
+
+    def _do_watch(self, conn, player, msg, rid) -> None:
+        if self.seat_of(player) is not None:
+            raise RequestError("already_seated", f"you sit at table {self.id}: your seat sees more than a "
+                                                 "spectator; leave it first to watch")
+        if conn not in self.spectators and len(self.spectators) >= MAX_SPECTATORS:
+            raise RequestError("spectators_full", f"table {self.id} has {MAX_SPECTATORS} spectators, the most "
+                                                  "it takes; try later")
+        self.spectators.add(conn)
+        self._reply(conn, rid, {"type": "watching", "table": self.info(), "delay": self.spectators.delay})
+        if self.table is not None:
+            now = trio.current_time()
+            self._to_spectators(wire.encode(self._snapshot_message(None, now)), now, conn)
+        log.info("table %s: player %s watches (%d spectators)", self.id, player, len(self.spectators))
+
+    def _do_unwatch(self, conn, player, msg, rid) -> None:
+        self.spectators.remove(conn)
+        self._reply(conn, rid, {"type": "ok"})
 
     # ------------------------------------------------------------------ events
 
-    def _hidden(self) -> list[set] | None:
+    def _hidden(self) -> dict[int | None, set] | None:
+        """The cards hidden from each seat and from spectators (``None``), for the audit."""
         if self.house.audit is None or self.table is None:
             return None
-        return [self.table.game.hidden_from(s) for s in range(len(self.seats))]
+        return {s: self.table.game.hidden_from(s) for s in [*range(len(self.seats)), None]}
 
     def _call(self, fn: Callable[..., list[Event]], *args, **kwargs) -> list[Event]:
         """One table call (a method of ``self.rec``); its events go out. Raises
@@ -299,6 +361,7 @@ class TableRunner(Drive):
         if self._driver is not None:
             self._driver.feed(events)  # the bots' knowledge: every event, whoever made it
         after = self._hidden()
+        now = trio.current_time()
         humans = [s for s in self.seats if s.kind == "human" and s.conn is not None]
         undo = False
         acted = None  # the action a call window is about (it comes first in the same batch)
@@ -329,10 +392,19 @@ class TableRunner(Drive):
                     frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
                 hidden = None if before is None else before[s.index] & after[s.index]
                 self._queue(s.conn, frame, s.index, hidden)
+            if self.spectators:
+                view = project(e, None)
+                if kind == "window":
+                    view["action"] = acted
+                if "deadline" in view:  # as of the event (a delayed spectator gets it later)
+                    view["deadline"] = _rel(view["deadline"], now)
+                frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
+                self._to_spectators(frame, now, hidden=None if before is None else before[None] & after[None])
         if undo:
-            now = trio.current_time()
             for s in humans:
                 self._snapshot(s, now)
+            if self.spectators:
+                self._to_spectators(wire.encode(self._snapshot_message(None, now)), now)
         if self._game_open and self.table.over:
             self._game_over()
 
@@ -382,6 +454,8 @@ class TableRunner(Drive):
             self._away(conn, player)
         elif op == "back":
             self._back(conn, player)
+        elif op == "unwatch":  # the spectator's connection closed, or he watches another table
+            self.spectators.remove(conn)
         elif op == "close":
             self.closed, self.close_reason = True, "shutdown"
 
@@ -412,6 +486,7 @@ class TableRunner(Drive):
                 raise RequestError("table_full", f"table {self.id} has no free seat")
             mine = free[0]
             mine.kind, mine.player, mine.name, mine.conn = "human", player, conn.name, conn
+            self.spectators.remove(conn)  # a spectator who sits down sees from his seat
             self.house.seat(player, self.id)
             if self.host is None:
                 self.host = mine.index
@@ -480,6 +555,29 @@ class TableRunner(Drive):
         self._emit(self.rec.start(now))
         for s in self.seats:  # the deal itself: each seat's view of it, from the first event on
             self._snapshot(s, now)
+        self._broadcast_info()
+
+    def _do_bot(self, conn, player, msg, rid) -> None:
+        """The host seats a built-in bot in a free seat between games (a person left
+        alone at a table fills the seats the others left, then starts)."""
+        seat = self._seat(player)
+        if seat.index != self.host:
+            raise RequestError("not_host", "only the host (the seat shown as host) seats bots")
+        if self.playing:
+            raise RequestError("game_running", "a game is being played at this table; seat bots after it")
+        index = field_int(msg, "seat")
+        if not 0 <= index < len(self.seats):
+            raise RequestError("bad_request", f"bot.seat must be 0..{len(self.seats) - 1}, not {index}")
+        text = field_str(msg, "spec", optional=True, max_len=256) or "builtin:random"
+        try:
+            spec = parse_spec(text)
+        except ValueError as e:
+            raise RequestError("bad_options", str(e)) from None
+        target = self.seats[index]
+        if target.kind != "vacant":
+            raise RequestError("seat_taken", f"seat {index} is not free at table {self.id}")
+        target.seat_bot(spec)
+        self._reply(conn, rid, {"type": "ok"})
         self._broadcast_info()
 
     def _do_seed(self, conn, player, msg, rid) -> None:

@@ -14,6 +14,7 @@ from ..bots import Policy, parse_spec
 from ..engine.game import shown
 from ..engine.table import table_options
 from .seams import Peer
+from .spectators import MAX_WATCH_DELAY
 
 __all__ = ["Seat", "server_options", "HUMAN_TURN_TIMEOUT", "NAME_MAX"]
 
@@ -27,7 +28,9 @@ def server_options(raw: Any) -> tuple[dict, list[dict]]:
     """Validate a ``create`` request's options: ``(table options, bot specs)``.
 
     ``bots`` is a count of seats for the built-in random bot, or a list of spec strings
-    (``builtin:random:cheat=0.1,attention=0.5``); bots take the last seats. Every value is
+    (``builtin:random:cheat=0.1,attention=0.5``); bots take the last seats. ``watch_delay``
+    (seconds, 0 by default) holds back what spectators see (the runner keeps it out of
+    the :class:`~pidor.engine.table.Table`'s options). Every value is
     checked (type and range) before it is used, so a bad one costs nothing. Raises
     ``ValueError`` with a message fit for the wire.
     """
@@ -37,9 +40,12 @@ def server_options(raw: Any) -> tuple[dict, list[dict]]:
         raise ValueError(f"options must be a map, not {shown(raw)}")
     options = dict(raw)
     bots = options.pop("bots", 0)
+    delay = options.pop("watch_delay", 0.0)
     options.setdefault("turn_timeout", HUMAN_TURN_TIMEOUT)
     full = table_options(options)
-    return full, _bot_specs(bots, full["players"] - 1)
+    if type(delay) not in (int, float) or not 0 <= delay <= MAX_WATCH_DELAY:
+        raise ValueError(f"watch_delay must be a number of seconds 0..{MAX_WATCH_DELAY:g}, not {shown(delay)}")
+    return {**full, "watch_delay": float(delay)}, _bot_specs(bots, full["players"] - 1)
 
 
 def _bot_specs(bots: Any, most: int) -> list[dict]:
@@ -95,6 +101,10 @@ class Seat:
         if self.kind == "bot":
             out["replaced"] = self.replaced
         return out
+
+    def seat_bot(self, spec: dict) -> None:
+        """A built-in bot takes this seat (``spec`` as ``parse_spec`` gives it)."""
+        self.kind, self.spec, self.name = "bot", spec, f"bot-{self.index}"
 
     def vacate(self) -> None:
         self.kind, self.player, self.name, self.conn = "vacant", None, "", None

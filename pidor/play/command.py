@@ -1,0 +1,114 @@
+"""The ``pidor play`` command: connect, create or join a table, then run the session."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..bots import parse_spec
+from ..client import Client, PidorError, ServerError
+from ..engine.games import GAME_IDS
+from .session import Session
+from .terminal import run_session, wants_keys
+from .text import error_text, game_name
+
+__all__ = ["BOT_SPEC", "play"]
+
+#: the built-in bots of a table made by ``pidor play``: they cheat now and then and often
+#: notice a cheat, so that махлёж and the court are part of the game from the start
+BOT_SPEC = "builtin:random:cheat=0.05,attention=0.5"
+
+#: option -> the table option it sets (PROTOCOL.md §4 ``create``, §8 clocks)
+CLOCKS = {"call_window": "T3: time to call «пидор!» after each move",
+          "vote_timeout": "T4: time for a court's vote",
+          "turn_timeout": "T9: time for each move a seat owes",
+          "bito_timeout": "D5, durak: silence that counts as «бито»",
+          "trick_display": "P14, «пидор»: how long a closed trick stays"}
+
+
+def _bot_spec(ctx, param, value: str) -> str:
+    try:
+        parse_spec(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+    return value
+
+
+def _seconds(what: str):
+    return click.option(f"--{what.replace('_', '-')}", what, type=click.FloatRange(0, 3600), default=None,
+                        metavar="S", help=f"{CLOCKS[what]}, in seconds, for a table you create [default: the server's].")
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
+@click.option("--port", default=7777, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--name", default="player", show_default=True, help="Your name at the table (1..32 characters).")
+@click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
+@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
+              help="Simple durak's lead (V2-V4).")
+@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None, help="Durak team play (V6).")
+@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True,
+              help="Seats at the new table; all but yours get built-in bots.")
+@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size [default: 52 pidor, 36 durak].")
+@click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
+              help="Language of everything shown: the board, events, rules, hints, errors.")
+@click.option("--table", type=click.IntRange(1), default=None, help="Join this table instead of creating one.")
+@click.option("--watch", type=click.IntRange(1), default=None, metavar="TABLE",
+              help="Watch this table as a spectator: the public view, nobody's hidden cards.")
+@click.option("--token", default=None, help="The token from an earlier session: be the same player (and get your seat back).")
+@click.option("--bot", "bot_spec", default=BOT_SPEC, show_default=True, callback=_bot_spec,
+              help="The built-in bots of a new table (cheat: how often they cheat; attention: how often they call a cheat).")
+@_seconds("call_window")
+@_seconds("vote_timeout")
+@_seconds("turn_timeout")
+@_seconds("bito_timeout")
+@_seconds("trick_display")
+@click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
+def play(host, port, name, game, variant, teams, players, deck, lang, table, watch, token, bot_spec, auto_pass, **clocks) -> None:
+    """Play at a server from this terminal: `pidor play --name me`, then `help`.
+
+    \b
+    In a call window one key answers: `!` calls «пидор!», space lets it go at once,
+    or just wait: the window runs out by itself (--call-window sets how long, for a
+    table you create). In a court: `y` votes «пидор», `n` «чист». Without a terminal
+    (a pipe, a script) type `call`, `pass`, `vote pidor|clean` instead."""
+    if watch is not None and table is not None:
+        raise click.UsageError("--watch and --table do not go together: watch a table, or sit at one")
+    client = Client(host, port, name, token)
+    session = Session(client, lang=lang, out=click.echo, keys=wants_keys(sys.stdin, sys.stdout), auto_pass=auto_pass,
+                      watching=watch)
+    try:
+        welcome = client.connect()
+        session.say("welcome", player=welcome.get("player"), server=welcome.get("server"))
+        if "token" in welcome:
+            session.say("token", token=welcome["token"])
+        if watch is not None:
+            client.watch(watch)
+            session.say("watching", table=watch)
+        elif welcome.get("table") is not None:
+            session.say("back", table=welcome["table"])
+        elif table is not None:
+            joined = client.join(table)
+            session.say("joined", table=table, seat=joined["seat"])
+        else:
+            options = {"game": game, "players": players, "bots": [bot_spec] * (players - 1)}
+            options.update({k: v for k, v in clocks.items() if v is not None})
+            options.update({k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None})
+            if deck is not None:
+                options["deck"] = int(deck)
+            joined = client.create(**options)
+            session.say("created", table=joined["table"]["id"], game=game_name(game, lang), players=players,
+                        seat=joined["seat"])
+            client.start()
+    except OSError as e:
+        client.close()
+        raise click.ClickException(f"cannot reach {host}:{port}: {e.strerror or e}; is `pidor serve` running there? "
+                                   "(--host, --port)") from None
+    except ServerError as e:
+        client.close()
+        raise click.ClickException(error_text(e.msg, lang).removeprefix("✗ ")) from None
+    except PidorError as e:
+        client.close()
+        raise click.ClickException(str(e)) from None
+    run_session(client, session)

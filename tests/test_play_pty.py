@@ -1,0 +1,131 @@
+"""``pidor play`` through a pseudo-terminal against a real server: a whole game of each
+game type, in Russian and in English, with a cheat, a call and a vote, played the way a
+person plays it (issue 10 §1).
+
+The measurement: the person types no more commands than their own moves, calls and votes
+(counted in the game's log): windows are never answered with a typed `pass`, they run out
+by themselves (`--call-window`), and a call or a vote is one key.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import trio
+
+from pidor.gamelog.reader import read_log
+from pty_play import Person, Terminal
+from server_helpers import serve
+
+pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs a pty (POSIX)")
+
+#: words that must not appear on a Russian screen (they did: headers, held, bout, errors)
+ENGLISH = re.compile(r"\b(?:your|turn|game|trump|deck|mark|held|table|bout|settle|pidorstvo|seat|"
+                     r"impossible_action|not_now|stale|verdict|court|hand)\b")
+BOTS = "builtin:random:cheat=0.2,attention=1"
+
+
+def _person_moves(log_path) -> dict[str, int]:
+    """Seat 0's actions, calls and votes in the game log."""
+    counts = {"actions": 0, "calls": 0, "votes": 0}
+    for rec in read_log(str(log_path)).records:
+        for e in rec.get("events", []) if isinstance(rec, dict) else []:
+            t = e.get("type")
+            if t == "action" and e.get("seat") == 0:
+                counts["actions"] += 1
+            elif t == "call" and e.get("caller") == 0:
+                counts["calls"] += 1
+            elif t == "vote" and e.get("seat") == 0:
+                counts["votes"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("game,lang,seeds", [
+    ("pidor", "ru", "pty-1"), ("pidor", "en", "pty-2"),
+    ("podkidnoy", "en", "pty-3"), ("podkidnoy", "ru", "pty-4"),
+    ("perevodnoy", "ru", "pty-5"), ("perevodnoy", "en", "pty-6"),
+])
+async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, seeds, tmp_path):
+    async with serve(seeds=seeds, logs=tmp_path) as (_server, port):
+        def go():
+            term = Terminal(["--port", str(port), "--name", "person", "--game", game, "--players", "3",
+                             "--deck", "36", "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
+                             "--trick-display", "0", "--bito-timeout", "0"])
+            person = Person(term)
+            try:
+                screen = person.play()
+                term.send("quit\r")
+                term.expect("bye|пока")
+            finally:
+                code = term.close()
+            return person, screen, code
+
+        person, screen, code = await trio.to_thread.run_sync(go)
+    assert code == 0
+    counts = _person_moves(next(tmp_path.rglob("*.plog")))
+    typed = len(person.typed)
+    refused = screen.count("✗ ") + len(re.findall(r"there is no option|сейчас нет варианта", screen))
+    print(f"{game}/{lang}: typed {typed} ({person.count('move')} moves, {person.count('cheat')} cheats, "
+          f"{person.count('call')} calls, {person.count('vote')} votes), refused {refused}; "
+          f"{person.windows} windows; log: {counts}")
+    assert person.count("cheat") == 1 and person.count("vote") >= 1
+    assert counts["calls"] == 1 and counts["votes"] == person.count("vote")
+    # The measurement: every command typed was a move, a call or a vote (no `pass`: the
+    # windows ran out by themselves), and every move typed is one in the log (but a
+    # refused one, e.g. stale because a bot threw in first, which is typed again).
+    assert {kind for kind, _ in person.typed} == {"move", "cheat", "call", "vote"}
+    assert person.count("move") + person.count("cheat") <= counts["actions"] + refused
+    assert person.windows > 10 * person.count("call")
+    loser = {"pidor": ("пидор — ", " is the «pidor»"), "durak": ("дурак — ", " is the durak")}
+    kind = "pidor" if game == "pidor" else "durak"
+    said = loser[kind][0 if lang == "ru" else 1]
+    assert said in screen or ("ничья" if lang == "ru" else "a draw") in screen
+    if lang == "ru":
+        english = sorted(set(ENGLISH.findall(screen)))
+        assert not english, f"English on a Russian screen: {english}"
+
+
+async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
+    """`pidor play --watch TABLE`: the public view of a table someone else plays (§4)."""
+    from pidor import client as sdk
+
+    async with serve(seeds="pty-watch") as (_server, port):
+        player = sdk.Client("127.0.0.1", port, "player", timeout=10)
+
+        def create():
+            player.connect()
+            return player.create(game="podkidnoy", players=2, bots=1, call_window=0, bito_timeout=0)["table"]["id"]
+
+        table = await trio.to_thread.run_sync(create)
+
+        def watch():
+            term = Terminal(["--port", str(port), "--name", "watcher", "--lang", "ru", "--watch", str(table)])
+            try:
+                term.expect(f"вы смотрите стол {table}")
+                term.send("attack 6h\r")
+                term.expect("вы зритель: работают только `view`, `help` и `quit`")
+                return term
+            except BaseException:
+                term.close()
+                raise
+
+        term = await trio.to_thread.run_sync(watch)
+        try:
+            await trio.to_thread.run_sync(lambda: sdk.Bot().run(player, games=1))
+
+            def end():
+                term.expect(r"── итоги партии 1")
+                term.send("view\r")
+                term.expect(r"── подкидной дурак · партия 1 · [^\n]*\n  ходит: ")
+                term.send("quit\r")
+                term.expect("пока")
+                return term.close()
+
+            assert await trio.to_thread.run_sync(end) == 0
+        finally:
+            await trio.to_thread.run_sync(player.close)
+    screen = term.text
+    assert "player(0) ходит с " in screen or "bot-1(1) ходит с " in screen  # the game's events
+    assert "дурак — " in screen or "ничья" in screen
+    assert "ваша рука" not in screen and "ваш ход" not in screen  # a spectator has neither
