@@ -109,6 +109,17 @@ def _no_ext(code, data):
     raise _Ext(code)
 
 
+#: Strings this short are within MAX_STR bytes whatever their characters (UTF-8: ≤ 4 each).
+_SHORT = MAX_STR // 4
+
+
+def _plain(v) -> bool:
+    """A value that needs no check: an int, a bool, nil or a short string (most of a
+    message: checked inline, without a call per value)."""
+    t = type(v)
+    return t is int or t is bool or v is None or (t is str and len(v) <= _SHORT)
+
+
 def _check(value, depth: int, local: bool) -> None:
     if isinstance(value, dict):
         if depth > MAX_DEPTH:
@@ -118,17 +129,20 @@ def _check(value, depth: int, local: bool) -> None:
         for k, v in value.items():
             if not isinstance(k, str):
                 raise ProtocolError("bad_frame", f"a map key is not a string: {k!r}", local=local)
-            _check(k, depth, local)
-            _check(v, depth + 1, local)
+            if len(k) > _SHORT:
+                _check(k, depth, local)
+            if not _plain(v):
+                _check(v, depth + 1, local)
     elif isinstance(value, (list, tuple)):
         if depth > MAX_DEPTH:
             raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}", local=local)
         if len(value) > MAX_ARRAY:
             raise ProtocolError("too_large", f"an array of {len(value)} elements; the limit is {MAX_ARRAY}", local=local)
         for v in value:
-            _check(v, depth + 1, local)
+            if not _plain(v):
+                _check(v, depth + 1, local)
     elif isinstance(value, str):
-        if len(value) > MAX_STR // 4 and len(value.encode("utf-8")) > MAX_STR:
+        if len(value) > _SHORT and len(value.encode("utf-8")) > MAX_STR:
             raise ProtocolError("too_large", f"a string over {MAX_STR} bytes", local=local)
     elif isinstance(value, float):
         if not math.isfinite(value):

@@ -3,11 +3,20 @@
 
 * in-process (built-in random bots) with ``--concurrency 1`` and ``2`` (worker processes),
   and their ratio (goal: ≥ 1.8 on two cores);
-* four external Python SDK bots (``cmd:`` ``clients/python/random_bot.py``, staying seated)
-  on the local server with ``--concurrency 4`` (goal: ≥ 20 games/s), and with ``1``;
+* four external Python SDK bots (``cmd:`` ``clients/python/random_bot.py``, staying seated,
+  each with a fixed ``--seed`` so that runs play the same games) on the local server with
+  ``--concurrency 4`` (goal: ≥ 20 games/s), and with ``1``;
 * the overhead per external game: seconds per game with ``cmd:`` bots at concurrency 1,
   less seconds per in-process game, in milliseconds (launching the bots included, spread
   over the games).
+
+Every figure is given twice: by the wall clock, and by **CPU time** (this process and its
+children: the pool's workers, the bots), which a shared machine disturbs much less. On a
+busy machine the wall-clock figures say little: Linux shares the CPU fairly between
+sessions (``autogroup``), so a second worker process of the same session may get no more
+CPU than one; ``cpu_speedup_c2`` is what two free cores would give (the games per
+CPU-second of ``--concurrency 2`` over those of ``1``, times two), ``load`` the load
+average when the run began.
 
     .venv/bin/python scripts/bench_match.py [--games 400] [--external-games 200] [--json]
 """
@@ -16,9 +25,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,15 +38,30 @@ sys.path.insert(0, str(ROOT))
 
 from pidor.match import run_match  # noqa: E402
 
-BOT = f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} --games 0"
+BOT = (f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} "
+       "--games 0 --seed {seat}")
 
 
-def rate(games: int, **kwargs) -> float:
+def _cpu() -> tuple[float, float]:
+    """CPU seconds so far: this process, and its children that have ended."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+
+def measure(games: int, **kwargs) -> dict:
+    """Games per second by the wall clock and per CPU-second; CPU ms per game (here: the
+    runner and its server; children: workers or bots) and the actions played."""
+    me0, kids0 = _cpu()
     t0 = time.perf_counter()
     r = run_match("pidor", 4, games, seed="bench", **kwargs)
-    secs = time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    me1, kids1 = _cpu()
     assert r.summary["games"] == games
-    return games / secs
+    here, kids = me1 - me0, kids1 - kids0
+    return {"games_per_s": round(games / wall, 1), "games_per_cpu_s": round(games / (here + kids), 1),
+            "cpu_ms_per_game": {"runner": round(1000 * here / games, 1), "children": round(1000 * kids / games, 1)},
+            "actions_per_game": round(r.summary["actions"] / games, 1),
+            "forfeits": dict(Counter(f["reason"] for x in r.records for f in x["forfeits"]))}
 
 
 def main() -> None:
@@ -43,21 +70,35 @@ def main() -> None:
     ap.add_argument("--external-games", type=int, default=200, help="games with external bots")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    out: dict = {"players": 4, "game": "pidor"}
-    out["inprocess_c1"] = round(rate(args.games), 1)
-    out["inprocess_c2"] = round(rate(args.games, concurrency=2), 1)
-    out["speedup_c2"] = round(out["inprocess_c2"] / out["inprocess_c1"], 2)
+    out: dict = {"players": 4, "game": "pidor", "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2)}
+    run_match("pidor", 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
+    out["inprocess_c1"] = measure(args.games)
+    out["inprocess_c2"] = measure(args.games, concurrency=2)
+    c1, c2 = out["inprocess_c1"], out["inprocess_c2"]
+    out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
+    out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
     with tempfile.TemporaryDirectory() as err:
-        out["external_c4"] = round(rate(args.external_games, specs=[BOT] * 4, concurrency=4, stderr_dir=err), 1)
-        out["external_c1"] = round(rate(args.external_games // 2, specs=[BOT] * 4, stderr_dir=err), 1)
-    out["overhead_ms_per_external_game"] = round(1000 * (1 / out["external_c1"] - 1 / out["inprocess_c1"]), 1)
+        out["external_c4"] = measure(args.external_games, specs=[BOT] * 4, concurrency=4, stderr_dir=err)
+        out["external_c1"] = measure(args.external_games // 2, specs=[BOT] * 4, stderr_dir=err)
+    e1 = out["external_c1"]
+    out["overhead_ms_per_external_game"] = round(1000 * (1 / e1["games_per_s"] - 1 / c1["games_per_s"]), 1)
+    out["overhead_cpu_ms_per_external_game"] = round(1000 * (1 / e1["games_per_cpu_s"] - 1 / c1["games_per_cpu_s"]), 1)
     if args.json:
         print(json.dumps(out))
-    else:
-        print(f"in-process, concurrency 1: {out['inprocess_c1']} games/s; 2: {out['inprocess_c2']} games/s "
-              f"(×{out['speedup_c2']})")
-        print(f"4 external SDK bots, concurrency 4: {out['external_c4']} games/s; 1: {out['external_c1']} games/s")
-        print(f"overhead per external game: {out['overhead_ms_per_external_game']} ms")
+        return
+    print(f"{out['cpus']} CPUs, load average {out['load']} at the start")
+    for key, label in (("inprocess_c1", "in-process, concurrency 1"), ("inprocess_c2", "in-process, concurrency 2"),
+                       ("external_c4", "4 external SDK bots, concurrency 4"),
+                       ("external_c1", "4 external SDK bots, concurrency 1")):
+        m = out[key]
+        cpu = m["cpu_ms_per_game"]
+        print(f"{label}: {m['games_per_s']} games/s, {m['games_per_cpu_s']} games per CPU-second "
+              f"(CPU ms per game: runner {cpu['runner']}, children {cpu['children']}; "
+              f"{m['actions_per_game']} actions a game; forfeits: {m['forfeits'] or 'none'})")
+    print(f"concurrency 2 over 1: ×{out['speedup_c2']} by the wall clock, ×{out['cpu_speedup_c2']} on two free cores "
+          "(by CPU time)")
+    print(f"overhead per external game: {out['overhead_ms_per_external_game']} ms by the wall clock, "
+          f"{out['overhead_cpu_ms_per_external_game']} ms of CPU")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.match import run_match
 from pidor.match.command import match
+from pidor.server import store
 
 SPEC = "builtin:random:cheat=0.1,attention=0.5,false_call=0.01"
 
@@ -102,7 +103,8 @@ def test_text_summary_and_bad_options():
     assert r.exit_code == 2 and "3 seat specs for 2 players" in r.output
     r = runner.invoke(match, ["--players", "2", "--rotate", "--games", "3"])
     assert r.exit_code == 2 and "--games must be a multiple of 2" in r.output
-    for bad in ("x", "a=builtin:nope", "a=cmd:", "a=cmd:bot {nope}", "a=tcp:short", "=builtin:random"):
+    for bad in ("x", "a=builtin:nope", "a=cmd:", "a=cmd:bot {nope}", "a=tcp:short", "a=tcp:-looks-like-an-option",
+                "=builtin:random"):
         r = runner.invoke(match, ["--entrant", bad])
         assert r.exit_code == 2 and "Traceback" not in r.output, (bad, r.output)
     r = runner.invoke(match, ["--entrant", "a=builtin:random", "--entrant", "a=builtin:random"])
@@ -180,3 +182,12 @@ def test_sprt_stops_a_two_entrant_match_at_the_same_game_for_any_concurrency():
     assert one["pair"]["games"] == one["games"]
     r = CliRunner().invoke(match, ["--sprt", "elo0=5,elo1=1"])
     assert r.exit_code == 2 and "elo0 must be less than elo1" in r.output
+
+
+def test_tokens_never_look_like_options(monkeypatch):
+    """A cmd: bot gets its token on its command line (``--token {token}``): a token that
+    began with "-" (one in 64 of url-safe ones) made the sample bot's argparse fail, so
+    that entrant forfeited every game as absent."""
+    drawn = iter(["-starts-with-a-dash", "fine-token"])
+    monkeypatch.setattr(store.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert store.new_token() == "fine-token"

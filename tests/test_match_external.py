@@ -7,6 +7,8 @@ found by the server's turn clock (``--move-time 0.5``), the only real time they 
 from __future__ import annotations
 
 import json
+import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -60,18 +62,77 @@ def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verif
 
 
 def test_bots_that_crash_hang_or_send_garbage_forfeit_and_the_match_goes_on(tmp_path):
-    summary, records = run(tmp_path, "--players", "3", "--games", "2", "--move-time", "0.5",
+    """``refused``: a bot whose every request is refused as malformed forfeits after
+    MAX_REFUSED of them (else it could hold its turn for ever: each refusal prompts anew)."""
+    summary, records = run(tmp_path, "--players", "4", "--games", "2", "--move-time", "0.5",
                            "--entrant", f"crash={BAD.format(mode='crash')}",
                            "--entrant", f"hang={BAD.format(mode='hang')}",
-                           "--entrant", f"garbage={BAD.format(mode='garbage')}")
+                           "--entrant", f"garbage={BAD.format(mode='garbage')}",
+                           "--entrant", f"refused={BAD.format(mode='refused')}")
     assert summary["games"] == 2 and len(records) == 2
-    reasons = {"crash": "crash", "hang": "timeout", "garbage": "garbage"}
+    reasons = {"crash": "crash", "hang": "timeout", "garbage": "garbage", "refused": "garbage"}
     for r in records:
-        verified(r)
+        log = verified(r)
         assert sorted((r["seating"][f["seat"]], f["reason"]) for f in r["forfeits"]) == sorted(reasons.items())
-        log = read_log(r["log"])
         autos = {rec["seat"] for rec in log.records if rec.get("auto") == "forfeit"}
-        assert autos <= {0, 1, 2} and autos  # the stand-ins' actions are marked in the log
-    assert {e["name"]: e["forfeits"] for e in summary["entrants"]} == {"crash": 2, "hang": 2, "garbage": 2}
+        assert autos <= {0, 1, 2, 3} and autos  # the stand-ins' actions are marked in the log
+        assert log.header["extra"]["match"] == {"index": r["index"], "deal": r["deal"], "seating": r["seating"]}
+    assert {e["name"]: e["forfeits"] for e in summary["entrants"]} == {n: 2 for n in reasons}
     for name in reasons:  # each bot's stderr, in its entrant's file, from both launches
         assert (tmp_path / "err" / f"{name}.stderr").read_text().count(f"misbehaving: {name}") == 2
+
+
+def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):
+    """``tcp:TOKEN``: the runner says where it listens and waits; the sample bot, started
+    by hand with ``--token``, is seated for every game of that entrant in one connection."""
+    token = "far-away-bot-01"
+    match_proc = subprocess.Popen(
+        [sys.executable, "-m", "pidor.cli", "match", "--players", "2", "--games", "3", "--seed", "tcp",
+         "--entrant", f"far=tcp:{token}", "--seat", "builtin:random", "--logs", str(tmp_path / "logs"), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    bot = None
+    try:
+        port = None
+        for line in match_proc.stderr:
+            m = re.search(r"waiting for tcp: bots at 127\.0\.0\.1:(\d+)", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port, "the runner did not say where it listens"
+        bot = subprocess.Popen([sys.executable, str(ROOT / "clients/python/random_bot.py"), "--port", str(port),
+                                "--token", token, "--name", "far", "--games", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        out, _ = match_proc.communicate(timeout=60)
+        assert match_proc.returncode == 0
+        summary = json.loads(out)
+        bot_out, _ = bot.communicate(timeout=30)
+    finally:
+        for p in (match_proc, bot):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
+    far = {e["name"]: e for e in summary["entrants"]}["far"]
+    assert far["games"] == 3 and far["forfeits"] == 0
+    assert bot_out.count(" over: ") == 3 and "back at table" in bot_out  # one connection, seated by its token
+    assert "not_host" not in bot_out  # (it never asked to start: the runner is the host)
+    for path in sorted((tmp_path / "logs").iterdir()):
+        log = read_log(path)
+        assert verify(log, str(path)).ok
+        seat = log.header["extra"]["match"]["seating"].index("far")
+        assert log.header["seats"][seat]["kind"] == "human" and log.header["seats"][seat]["name"] == "far"
+
+
+def test_programs_that_exit_after_each_game_are_launched_again(tmp_path):
+    """``--games 1``: the sample bot leaves and exits after its game; the runner does not
+    seat it on that connection again but launches it afresh for its next game (or at once,
+    when its leave came after that game began: the seat is away meanwhile). No game is
+    forfeited and every log verifies."""
+    once = SAMPLE.replace("--games 0", "--games 1")
+    summary, records = run(tmp_path, "--players", "3", "--games", "6", "--rotate", "--concurrency", "2",
+                           "--entrant", f"a={once}", "--entrant", f"b={once}", "--seat", "builtin:random")
+    assert sorted(r["index"] for r in records) == list(range(6))
+    for r in records:
+        assert r["forfeits"] == [], r
+        verified(r)
+    assert {e["name"]: (e["games"], e["forfeits"]) for e in summary["entrants"]} == {
+        "a": (6, 0), "b": (6, 0), "builtin:random": (6, 0)}

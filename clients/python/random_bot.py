@@ -10,10 +10,12 @@ next deal (T10, the ``seed`` request) before the game; the ``results`` reveal sh
 Needs only ``msgpack`` and ``pidor_client.py``.
 
 ``--policy SPEC`` plays a built-in policy instead (``builtin:random:cheat=0.1,attention=0.5``;
-``docs/BOTS.md``), from what this client receives (``pidor.bots.remote.PolicyBot``); that
-needs the ``pidor`` package installed::
+``docs/BOTS.md``), or your own ``pidor.bots.Policy`` subclass (``py:MODULE:CLASS[:k=v,...]``,
+the module on ``PYTHONPATH`` or in the current directory), from what this client receives
+(``pidor.bots.remote.PolicyBot``); that needs the ``pidor`` package installed::
 
     python clients/python/random_bot.py --create pidor --policy builtin:random:cheat=0.2,attention=0.5
+    python clients/python/random_bot.py --create pidor --policy py:mybots:Careful:cheat=0.1
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ class RandomBot(Reporter, Bot):
 
 
 def policy_bot(spec, seed, out, deal_seed):
-    """A bot that plays the built-in policy ``spec`` (needs the ``pidor`` package)."""
+    """A bot that plays the policy ``spec``, built-in or ``py:`` (needs the ``pidor`` package)."""
     from pidor.bots.remote import PolicyBot
     from pidor.bots.specs import parse_spec
 
@@ -83,7 +85,7 @@ def policy_bot(spec, seed, out, deal_seed):
             PolicyBot.__init__(self, spec, b"" if seed is None else str(seed).encode())
             Reporter.__init__(self, out, deal_seed)
 
-    parse_spec(spec)  # a bad spec: a clear ValueError before connecting
+    parse_spec(spec, python=True)  # a bad spec: a clear ValueError before connecting
     return Bot_()
 
 
@@ -102,7 +104,8 @@ def parse_args(argv):
     p.add_argument("--seed", type=int, help="seed of this bot's choices")
     p.add_argument("--seed-hex", help="this player's part of the next deal (T10): hex, at most 64 bytes")
     p.add_argument("--policy", metavar="SPEC",
-                   help="play a built-in policy, e.g. builtin:random:cheat=0.1,attention=0.5 (needs the pidor package)")
+                   help="play a built-in policy, e.g. builtin:random:cheat=0.1,attention=0.5, or your own "
+                        "Policy subclass, py:MODULE:CLASS[:k=v,...] (needs the pidor package)")
     return p.parse_args(argv)
 
 

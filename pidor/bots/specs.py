@@ -5,6 +5,11 @@
 A policy class joins with :func:`register` (its ``name`` and ``PARAMS``, see
 :class:`.policy.Policy`).
 
+``py:MODULE:CLASS[:k=v,...]`` (``parse_spec(text, python=True)``: ``pidor match`` and the
+SDK, never the server's ``bots`` option) names a :class:`~.policy.Policy` subclass of your
+own, imported by name (:func:`python_policy`; the current directory is searched too), its
+parameters parsed against its ``PARAMS`` as a built-in's.
+
 Parameter values: a float parameter is a plain decimal number in [0, 1] (a rate or a
 probability: no exponent, NaN or infinity), an int parameter a whole number ≥ 0; each is
 given at most once. The messages quote a peer's text only shortened (``shown``).
@@ -12,19 +17,26 @@ given at most once. The messages quote a peer's text only shortened (``shown``).
 
 from __future__ import annotations
 
+import importlib
+import os
 import re
+import sys
 from typing import Any
 
 from ..engine.game import shown
 from .policy import Policy
 
-__all__ = ["POLICIES", "register", "parse_spec", "parse_params", "make_policy", "usage"]
+__all__ = ["POLICIES", "register", "parse_spec", "parse_params", "python_policy", "make_policy", "usage"]
 
 #: name -> class, in the order registered.
 POLICIES: dict[str, type[Policy]] = {}
 
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 _COUNT = re.compile(r"[0-9]{1,9}")
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_CLASS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: How a ``py:`` spec is written (in messages).
+PY_SPEC = "py:MODULE:CLASS[:k=v,...]"
 
 
 def register(cls: type[Policy]) -> type[Policy]:
@@ -43,9 +55,16 @@ def usage() -> str:
     return " or ".join(one(c) for c in POLICIES.values())
 
 
-def parse_spec(spec: Any) -> dict:
-    """``builtin:random:cheat=0.1`` -> ``{"policy": "random", "cheat": 0.1}``;
-    ``ValueError`` with a clear one-line message on anything else."""
+def parse_spec(spec: Any, *, python: bool = False) -> dict:
+    """``builtin:random:cheat=0.1`` -> ``{"policy": "random", "cheat": 0.1}``; with
+    ``python``, also ``py:mybots:Careful:cheat=0.1`` -> ``{"policy": "py:mybots:Careful",
+    "cheat": 0.1}`` (the class imported to check it and its parameters). ``ValueError``
+    with a clear one-line message on anything else."""
+    if python and type(spec) is str and spec.startswith("py:"):
+        parts = spec.split(":", 3)
+        target = ":".join(parts[1:3])
+        cls = python_policy(target)
+        return {"policy": f"py:{target}", **parse_params(cls, parts[3] if len(parts) == 4 else "", spec)}
     if type(spec) is not str:
         raise ValueError(f"a seat spec is a string; use {usage()}, not {shown(spec)}")
     parts = spec.split(":", 2)
@@ -81,11 +100,37 @@ def parse_params(cls: type[Policy], text: str, spec: str | None = None) -> dict:
     return out
 
 
+def python_policy(target: str) -> type[Policy]:
+    """The :class:`Policy` subclass ``MODULE:CLASS`` names, imported by name (so a worker
+    process imports it too); ``ValueError`` with a one-line reason when the module cannot
+    be imported or has no such class, or the class is not a policy."""
+    module, sep, name = target.partition(":")
+    if not sep or not _MODULE.fullmatch(module) or not _CLASS.fullmatch(name):
+        raise ValueError(f"a Python policy is {PY_SPEC} (a module on the path, a class in it), not "
+                         f"{shown('py:' + target)}")
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # a bot module beside where the command runs
+    try:
+        found = importlib.import_module(module)
+    except ImportError as e:
+        raise ValueError(f"cannot import {module} for py:{target}: {e}") from None
+    except Exception as e:  # the module itself fails: one line, not its traceback
+        raise ValueError(f"importing {module} for py:{target} failed: {type(e).__name__}: {e}") from None
+    cls = getattr(found, name, None)
+    if cls is None:
+        raise ValueError(f"module {module} has no {name} (py:{target})")
+    if not (isinstance(cls, type) and issubclass(cls, Policy)):
+        raise ValueError(f"py:{target} is not a policy: a class must subclass pidor.bots.Policy")
+    return cls
+
+
 def make_policy(spec: str | dict, seat: int, seed: bytes) -> Policy:
-    """The policy a spec names (text, or a dict from :func:`parse_spec`) for ``seat``."""
+    """The policy a spec names (text, ``py:`` included, or a dict from :func:`parse_spec`)
+    for ``seat``."""
     if type(spec) is str:
-        spec = parse_spec(spec)
-    cls = POLICIES.get(spec.get("policy"))
+        spec = parse_spec(spec, python=True)
+    name = spec.get("policy")
+    cls = python_policy(name[3:]) if type(name) is str and name.startswith("py:") else POLICIES.get(name)
     if cls is None:
         raise ValueError(f"unknown policy {shown(spec.get('policy'))}: use {usage()}")
     return cls(seat, seed, **{k: v for k, v in spec.items() if k != "policy"})

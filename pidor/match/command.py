@@ -56,6 +56,7 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 @click.option("--seed", default=None, help="Seed text; the same seed and entrants give the same schedule and deals.")
 @click.option("--seat", "specs", multiple=True, metavar="SPEC",
               help="An entrant for the next seat: builtin:random[:cheat=P,attention=P,false_call=P,acquit=P], "
+                   "py:MODULE:CLASS[:k=v,...] (your pidor.bots.Policy subclass, in-process), "
                    "cmd:COMMAND LINE (an external program; placeholders {host} {port} {table} {seat} {token}) "
                    "or tcp:TOKEN (a running bot that connects with this token).")
 @click.option("--entrant", "named", multiple=True, metavar="NAME=SPEC",

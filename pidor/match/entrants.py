@@ -1,6 +1,8 @@
 """The entrants of a match: who plays, as ``--seat SPEC`` or ``--entrant NAME=SPEC``.
 
 * ``builtin:POLICY[:params]``: a built-in policy, in-process (:func:`pidor.bots.parse_spec`);
+* ``py:MODULE:CLASS[:params]``: your own :class:`pidor.bots.Policy` subclass, in-process
+  (imported by name, here and in each worker; the parameters are its ``PARAMS``);
 * ``cmd:COMMAND LINE``: an external program in any language. The runner starts one local
   server and launches the command (split as a shell would, without a shell) for a seat,
   with ``PIDOR_HOST``, ``PIDOR_PORT``, ``PIDOR_TABLE``, ``PIDOR_SEAT`` and ``PIDOR_TOKEN`` in
@@ -30,16 +32,16 @@ __all__ = ["Entrant", "parse_entrant", "named_entrant", "name_entrants", "PLACEH
 PLACEHOLDERS = ("host", "port", "table", "seat", "token")
 #: An entrant's name: printable, no ``=``, at most 32 characters (a player name's limit).
 NAME_MAX = 32
-_TOKEN = re.compile(r"[A-Za-z0-9_.~-]{8,128}")
-_KINDS = "builtin:POLICY[:params], cmd:COMMAND LINE or tcp:TOKEN"
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{7,127}")  # (no leading "-": a bot's --token would take it for an option)
+_KINDS = "builtin:POLICY[:params], py:MODULE:CLASS[:params], cmd:COMMAND LINE or tcp:TOKEN"
 
 
 @dataclass(frozen=True)
 class Entrant:
     name: str
     spec: str
-    kind: str  # builtin | cmd | tcp
-    params: dict = field(default_factory=dict, compare=False)  # builtin: the policy spec
+    kind: str  # builtin | py | cmd | tcp
+    params: dict = field(default_factory=dict, compare=False)  # builtin, py: the policy spec
     argv: tuple[str, ...] = ()  # cmd: the command line, placeholders unfilled
     token: str | None = None  # tcp: the token the bot says hello with
     given: bool = False  # named by --entrant (else by its spec or program)
@@ -53,15 +55,16 @@ class Entrant:
 def parse_entrant(spec: str, name: str | None = None) -> Entrant:
     """An entrant from its spec; ``ValueError`` with a one-line reason."""
     kind, sep, rest = spec.partition(":")
-    if not sep or kind not in ("builtin", "cmd", "tcp"):
+    if not sep or kind not in ("builtin", "py", "cmd", "tcp"):
         raise ValueError(f"unknown entrant {shown(spec)}: use {_KINDS}")
     given = name is not None
     name = spec if name is None else name
-    if kind == "builtin":
-        return Entrant(name, spec, kind, params=parse_spec(spec), given=given)
+    if kind in ("builtin", "py"):
+        return Entrant(name, spec, kind, params=parse_spec(spec, python=True), given=given)
     if kind == "tcp":
         if not _TOKEN.fullmatch(rest):
-            raise ValueError(f"a tcp: token is 8..128 letters, digits or _.~- (the bot says hello with it), "
+            raise ValueError(f"a tcp: token is 8..128 letters, digits or _.~-, the first a letter or digit "
+                             f"(the bot says hello with it), "
                              f"not {shown(rest)}")
         return Entrant(name, spec, kind, token=rest, given=given)
     try:

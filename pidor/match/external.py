@@ -14,13 +14,15 @@ fresh game table (no mark, no previous game), on the deal the schedule gives:
   the token it was given; its games wait for it.
 * an instance stays seated from game to game, at whatever table and seat the schedule
   gives next: it sees the new seat in the ``snapshot`` at the start of each game (the SDK's
-  ``Bot`` follows it). A program that exits after a game (``--games 1``) is launched
-  again for its next one.
+  ``Bot`` follows it). A program that exits after a game (``--games 1``: it says
+  ``leave``) is not seated on that connection again but launched afresh for its next
+  game, or at once if its leave came after that game began (the seat is away meanwhile).
 * the turn clock (``--move-time``, default :data:`DEFAULT_MOVE_TIME`; ``--game-time`` for
   all of a game's turns) is the server's: a seat whose clock runs out, whose connection
   breaks (``crash``) or closes on a protocol error (``garbage``, as do
   :data:`MAX_REFUSED` malformed requests in one game), or whose bot never came
-  (``absent``), **forfeits** the game: an honest stand-in plays the seat to the end (its
+  (``absent``), or that said ``leave`` during the game and is not back in time (``left``),
+  **forfeits** the game: an honest stand-in plays the seat to the end (its
   actions logged ``auto: "forfeit"``), the record's ``forfeits`` and the log's footer say
   which seat and why. A ``cmd:`` program that forfeited is stopped and launched afresh for
   its next game.
@@ -33,6 +35,7 @@ the move time here, so that a bot that does not answer costs no more than a slow
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import subprocess
@@ -51,7 +54,7 @@ from ..server.runner import TableRunner
 from ..server.store import Store
 from .entrants import Entrant, fill_command
 from .play import Setup
-from .record import count_events, finish_record, log_path, new_record, server_seed, standin_seed
+from .record import count_events, finish_record, log_path, match_extra, new_record, server_seed, standin_seed
 from .schedule import Game
 
 __all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "MAX_REFUSED"]
@@ -107,6 +110,12 @@ class Planned:
     deal_seed: bytes
     standin_seeds: list[bytes]
     over: trio.Event = field(default_factory=trio.Event)
+    checked: trio.Event = field(default_factory=trio.Event)  # the table looked at who is there
+    missing: list[int] = field(default_factory=list)  # seats not there at the last look
+    started: bool = False
+    left: set[int] = field(default_factory=set)  # seats whose bot said leave during the game
+    # seats that left during the game, to launch again at once (the table sends, the runner receives)
+    rejoin: tuple = field(default_factory=lambda: trio.open_memory_channel(math.inf))
 
 
 class NoIndex:
@@ -147,9 +156,10 @@ class MatchTable(TableRunner):
     ``begin`` reach its task through the inbox like requests; presence, forfeits and the
     end of the game go to the runner through ``present`` and the planned game."""
 
-    def __init__(self, server: Server, table_id: int, options: dict, clock) -> None:
+    def __init__(self, server: Server, table_id: int, options: dict, clock, gone: set) -> None:
         super().__init__(TableHouse(server), table_id, options, [])
         self.clock = clock
+        self.gone = gone  # connections that said leave (the match's, all tables)
         self.present = [trio.Event() for _ in self.seats]
         self.planned: Planned | None = None
         self._refused = [0] * len(self.seats)
@@ -163,7 +173,7 @@ class MatchTable(TableRunner):
         if op == "seat":
             self._place(*data, player, conn)
         elif op == "begin":
-            self._begin()
+            self._begin(data)
         else:
             super()._handle(item)
 
@@ -172,6 +182,9 @@ class MatchTable(TableRunner):
         (``present`` is set once he is connected)."""
         seat = self.seats[index]
         entrant = self.planned.entrants[index]
+        for other in self.seats:  # his seat of the last game here, if another
+            if other.kind == "human" and other.player == player:
+                other.vacate()
         seat.vacate()
         seat.name = entrant.name
         self.present[index] = present
@@ -180,7 +193,7 @@ class MatchTable(TableRunner):
             return
         seat.kind, seat.player = "human", player
         self.house.seat(player, self.id)
-        if conn is not None and not conn.closed:
+        if conn is not None and not conn.closed and conn not in self.gone:
             seat.conn = conn
             self.present[index].set()
 
@@ -192,8 +205,16 @@ class MatchTable(TableRunner):
         else:
             super()._back(conn, player)
 
-    def _begin(self) -> None:
+    def _begin(self, retry: frozenset) -> None:
+        """Start the planned game, unless a bot of a seat in ``retry`` is not there (then
+        the runner seats the ``missing`` ones again: a program that left after its last
+        game is launched afresh); one not there otherwise is ``absent``."""
         plan = self.planned
+        plan.missing = [s.index for s in self.seats if s.kind == "human" and s.conn is None]
+        plan.started = not retry.intersection(plan.missing)
+        plan.checked.set()
+        if not plan.started:
+            return
         self.table = None  # every game at a fresh table
         self.house.path = plan.path
         self._next_seed = plan.deal_seed
@@ -210,6 +231,27 @@ class MatchTable(TableRunner):
 
     def _do_start(self, conn, player, msg, rid) -> None:
         raise RequestError("not_host", "the match runner starts every game at this table")
+
+    def _do_leave(self, conn, player, msg, rid) -> None:
+        """A bot that leaves (a program that plays N games, then exits) keeps its seat:
+        the runner launches it again, for its next game or, when its leave came after
+        that game began, at once: the seat is away meanwhile (T9), and forfeits (``left``)
+        if it owes an action for longer than ``AWAY_TURN``."""
+        seat = self._seat(player)
+        self.gone.add(conn)
+        seat.conn = None
+        if self.playing:
+            self.planned.left.add(seat.index)
+            seat.turn_seq = None
+            self._server_event({"type": "seat", "seat": seat.index, "state": "away"})
+            self.planned.rejoin[0].send_nowait(seat.index)
+        self._reply(conn, rid, {"type": "ok"})
+
+    def _fix_host(self) -> None:
+        self.host = None  # (the runner starts the games: no player is shown as host)
+
+    def _log_extra(self) -> dict:
+        return match_extra(self.planned.record)
 
     # --- forfeits ------------------------------------------------------------------
 
@@ -253,7 +295,8 @@ class MatchTable(TableRunner):
                 if seat.kind == "human" and seat.turn_deadline is not None and now >= seat.turn_deadline:
                     game = self.clock.game
                     spent = self._spent[seat.index] + now - (self._since[seat.index] or now)
-                    self._forfeit(seat, "game_time" if game is not None and spent >= game else "timeout")
+                    reason = "game_time" if game is not None and spent >= game else "timeout"
+                    self._forfeit(seat, "left" if seat.conn is None and seat.index in self.planned.left else reason)
         super()._tick(now)
 
     def _prompt(self, now: float) -> None:
@@ -287,9 +330,10 @@ class MatchTable(TableRunner):
         result = self.table.game.result
         super()._game_over()
         for seat in self.seats:
-            if seat.kind == "human":
-                self.house.unseat(seat.player, self.id)
-            seat.vacate()
+            if seat.kind != "human":
+                seat.vacate()
+            # (a player stays seated here until the runner seats him for his next game:
+            # a program that plays N games says leave here after its last one)
         finish_record(plan.record, result, plan.record["actions"], plan.path)
         plan.over.set()
 
@@ -330,6 +374,7 @@ class Hub:
         self.played = played
         self.stopped = False  # the SPRT decided: no more games
         self.instances: dict[str, list[Instance]] = {}
+        self.gone: set = set()  # connections that said leave
         self.freed = trio.Event()
         self.stderr: dict[str, object] = {}
         self.stderr_dir = None if stderr_dir is None else Path(stderr_dir)
@@ -348,7 +393,7 @@ class Hub:
 
     def open_table(self) -> MatchTable:
         table_id = self.server.store.new_table(self.options["game"], self.options, None)
-        table = MatchTable(self.server, table_id, self.options, self.clock)
+        table = MatchTable(self.server, table_id, self.options, self.clock, self.gone)
         self.server.lobby.tables[table_id] = table
         self.server.run_table(table)
         return table
@@ -416,7 +461,9 @@ class Hub:
 
     async def _seat(self, nursery: trio.Nursery, table: MatchTable, index: int, inst: Instance) -> None:
         """Seat the instance and wait until it is there (launched again once if its
-        program exits first); an instance that does not come forfeits at the start."""
+        program exits first); an instance that does not come forfeits at the start. One
+        that said ``leave`` (it plays N games, then exits) is not seated on that
+        connection: it is launched again once it exits."""
         cmd = inst.entrant.kind == "cmd"
         launch = cmd and (inst.process is None or inst.exited.is_set())
         present = trio.Event()
@@ -437,6 +484,16 @@ class Hub:
             if present.is_set() or not cmd or not inst.exited.is_set():
                 return
 
+    async def _rejoin(self, nursery: trio.Nursery, table: MatchTable, plan: Planned, chosen: list) -> None:
+        """Launch again, at once, each program that left during its game (once it exits)."""
+        async for s in plan.rejoin[1]:
+            inst = chosen[s]
+            if inst.entrant.kind == "cmd" and inst.process is not None:
+                with trio.move_on_after(CONNECT_TIME):
+                    await inst.exited.wait()
+                if inst.exited.is_set():
+                    await self._launch(nursery, inst, table, s)
+
     async def slot(self, nursery: trio.Nursery, table: MatchTable, games) -> None:
         """Play games from ``games`` at ``table`` until there are none left."""
         setup = self.setup
@@ -455,14 +512,25 @@ class Hub:
             for s in range(n):
                 if chosen[s] is None:
                     table.submit(("seat", None, None, (s, trio.Event())))
-            async with trio.open_nursery() as seating:
-                for s, inst in enumerate(chosen):
-                    if inst is not None:
-                        seating.start_soon(self._seat, nursery, table, s, inst)
             if plan.path is not None:
                 Path(plan.path).unlink(missing_ok=True)  # an interrupted run's log of this game
-            table.submit(("begin", None, None, None))
-            await plan.over.wait()
+            seats = [s for s, inst in enumerate(chosen) if inst is not None]
+            retry = set(seats)  # each seat is seated again at most once, if its bot went
+            while True:
+                async with trio.open_nursery() as seating:
+                    for s in seats:
+                        seating.start_soon(self._seat, nursery, table, s, chosen[s])
+                plan.checked = trio.Event()
+                table.submit(("begin", None, None, frozenset(retry)))
+                await plan.checked.wait()
+                if plan.started:
+                    break
+                seats = plan.missing
+                retry -= set(seats)
+            async with trio.open_nursery() as game:
+                game.start_soon(self._rejoin, nursery, table, plan, chosen)
+                await plan.over.wait()
+                game.cancel_scope.cancel()
             for f in plan.record["forfeits"]:
                 inst = chosen[f["seat"]]
                 if inst.process is not None and not inst.exited.is_set():

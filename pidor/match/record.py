@@ -21,7 +21,7 @@ Counts per seat: ``cheats`` are action events with violations; ``convicted`` are
 events with reason ``convicted``; ``false_calls`` are ``mark`` events with reason
 ``false_call`` (T5: an honest action called) or ``lost_vote`` (T6: the court acquitted).
 ``order`` is the result's finishing order (first out first; the loser is not in it).
-``forfeits``: the seats whose bot crashed, hung, ran out of time or sent garbage, with the
+``forfeits``: the seats whose bot crashed, hung, ran out of time, sent garbage, never came or left, with the
 reason; an honest stand-in played each of them from then on.
 """
 

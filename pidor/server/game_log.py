@@ -75,13 +75,14 @@ class GameLog:
         self.row: int | None = None
 
     def begin(self, table: Table, seats: list[Seat], server_seed: bytes, bot_seed: bytes,
-              standin_seed: bytes) -> None:
+              standin_seed: bytes, extra: dict | None = None) -> None:
         """The recorder in front of ``table`` (it writes the header at ``rec.start``) and
-        the game's row in the index (``None`` if it could not be written)."""
+        the game's row in the index (``None`` if it could not be written). ``extra``: more
+        fields for the header's ``extra`` (a match's game, ``extra.match``)."""
         self.rec = Recorder(
             table, self.file, seats=header_seats(seats, bot_seed), server_seed=server_seed,
             seat_seeds=[s.seed if s.kind == "human" else None for s in seats],
-            extra={"table": self.table_id, "started": time.time(), "standin_seed": standin_seed.hex()},
+            extra={"table": self.table_id, "started": time.time(), "standin_seed": standin_seed.hex(), **(extra or {})},
             on_error=self._failed)
         self.row = self.index.game_started(self.table_id, self.number, [s.info() for s in seats],
                                            log=self.path, commitment=self.rec.commitment)

@@ -543,7 +543,7 @@ class TableRunner(Drive):
         # T10: the deal comes from the server seed committed to in the table info and the
         # seats' seeds; each seed counts for one deal, and the next deal gets a fresh seed.
         server_seed, self._next_seed = self._next_seed, self.house.new_seed()
-        game_log.begin(self.table, self.seats, server_seed, bot_seed, self._standin_seed)
+        game_log.begin(self.table, self.seats, server_seed, bot_seed, self._standin_seed, self._log_extra())
         self.game_log, self.rec = game_log, game_log.rec
         self._driver = self._new_driver()
         for s in self.seats:
@@ -556,6 +556,11 @@ class TableRunner(Drive):
         for s in self.seats:  # the deal itself: each seat's view of it, from the first event on
             self._snapshot(s, now)
         self._broadcast_info()
+
+    def _log_extra(self) -> dict:
+        """More fields for the header's ``extra`` of the game that starts (none here; a
+        match's table names its game, :mod:`pidor.match.external`)."""
+        return {}
 
     def _do_bot(self, conn, player, msg, rid) -> None:
         """The host seats a built-in bot in a free seat between games (a person left

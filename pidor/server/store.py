@@ -78,7 +78,12 @@ def default_data_dir() -> Path:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    """A fresh token, never starting with ``-``: a bot given it on its command line
+    (``--token {token}`` in a ``pidor match`` entrant) must not take it for an option."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("-"):
+            return token
 
 
 def hash_token(token: str) -> bytes:

@@ -1,9 +1,11 @@
 """A bot that misbehaves on its first turn, for the match runner's forfeit tests:
 
-    python tests/bots/bad_bot.py crash|hang|garbage --port PORT --token TOKEN
+    python tests/bots/bad_bot.py crash|hang|garbage|refused --port PORT --token TOKEN
 
 ``crash`` exits (status 3), ``hang`` stops answering (it waits on an event nobody sets),
-``garbage`` sends bytes that are no frame. Until then it plays like the sample bot.
+``garbage`` sends bytes that are no frame, ``refused`` answers every turn with an action
+that is none (the server refuses it and asks again). Until then it plays like the sample
+bot.
 """
 
 from __future__ import annotations
@@ -22,8 +24,14 @@ class BadBot(Bot):
     def __init__(self, mode: str) -> None:
         super().__init__()
         self.mode = mode
+        self.refused = 0
 
     def on_turn(self, options, turn):
+        if self.mode == "refused":
+            self.refused += 1
+            if self.refused == 1:
+                print(f"misbehaving: {self.mode}", file=sys.stderr, flush=True)
+            return {"type": "nonsense"}
         print(f"misbehaving: {self.mode}", file=sys.stderr, flush=True)
         if self.mode == "crash":
             sys.exit(3)
@@ -35,7 +43,7 @@ class BadBot(Bot):
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["crash", "hang", "garbage"])
+    p.add_argument("mode", choices=["crash", "hang", "garbage", "refused"])
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--token", required=True)
     args = p.parse_args()
