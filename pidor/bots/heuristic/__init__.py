@@ -51,9 +51,10 @@ class HeuristicPolicy(Policy):
             self._pidor = obs.game == "pidor"
         if self._pidor:
             seen_discard(event, self.gone)
-        else:
+        elif kind in TableSeen.EVENTS:
             self.table_seen.see(event)
-        self.rates.see(event, my_cheat=kind == "window" and event["seat"] == self.seat and self._cheated)
+        if kind in CallRates.EVENTS:
+            self.rates.see(event, my_cheat=kind == "window" and event["seat"] == self.seat and self._cheated)
 
     def honest_choice(self, obs: Observation, view: dict) -> dict | None:
         """The best honest move (``None``: wait); ``view`` is ``obs.view`` (asked once a decision)."""

@@ -171,6 +171,8 @@ class TableSeen:
     from an undo or a payment (T6, D12) to the next bout."""
 
     __slots__ = ("pairs", "limit")
+    #: The events :meth:`see` reads (the others pass it by).
+    EVENTS = frozenset({"bout", "game_start", "undo", "payment_due", "action", "transfer"})
 
     def __init__(self) -> None:
         self.pairs: list[list] | None = None
