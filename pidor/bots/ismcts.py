@@ -4,8 +4,9 @@ Each iteration samples a deal consistent with everything the seat has seen
 (``Observation.determinize``: cards played, taken and paid, the public hand counts, the
 trump), walks the one tree of the seat's information set with UCB1 over the moves legal in
 that deal (honest moves of everyone; the seat's own cheats at the root), plays on with the
-heuristic (durak: the greedy rule on engine actions) for at most :data:`DEPTH` actions, and scores the end: 1 for every seat but the
-loser, or, cut off, by how many players hold more cards.
+heuristic («пидор», at most :data:`DEPTH` actions) or the greedy rule on engine actions
+(durak, to the end), and scores the end: 1 for every seat but the loser, or, cut off, by
+how many players hold more cards.
 
 The court is modelled at the root: a cheat the seat tries is called with the chance the
 heuristic's :class:`~.heuristic.judgement.CallRates` gives; then it is undone and the mark
@@ -13,11 +14,14 @@ is paid (``Game.on_mark``: a card in durak, D12; a pidorstvo in the deal phase o
 P7), and the seat plays on honestly.
 
 The rules are the engine's: a determinization is a :class:`~pidor.engine.game.Game`, moves
-are its ``honest_actions`` and ``apply``, consequences its ``advance`` (T8), and
-:meth:`Game.snapshot` / :meth:`Game.restore` rewind it between iterations.
+are its ``honest_actions`` and ``perform`` (``apply`` for a cheat: its check gives the
+violations), consequences its ``advance`` (T8); each iteration plays on a fresh copy.
 
-Budget: ``iterations=N`` per move (reproducible: the same seed gives the same moves), or
-``ms=N`` (a clock: not reproducible).
+Budget per move, whichever runs out first: ``iterations=N`` and ``steps=N`` (engine actions
+simulated, a deal counted as :data:`DEAL_STEPS`; both reproducible: the same seed gives the
+same moves), or ``ms=N`` (CPU time: not reproducible). The defaults take about 20 ms of
+CPU a move on average here, and 50–70 ms at most (early moves, long playouts). The move played is the most visited one, unless the heuristic's
+own choice was visited nearly as often (:data:`UNDECIDED`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ FULL = 400
 #: What a deal costs (``Observation.determinize``, a copy of the belief's game) in the
 #: ``steps`` budget: about as much CPU as this many simulated actions.
 DEAL_STEPS = 6
+#: The heuristic's own choice stands when the search visited it at least this share as
+#: often as its favourite: a few hundred noisy deals tell near-equal moves apart badly,
+#: and the heuristic knows durak. (The heuristic lost 72.3% of decided games against
+#: ismcts with this rule, 64.8% without: bench_bots.py, seed bench, 400 games each.)
+UNDECIDED = 0.8
 #: UCB1 exploration constant.
 EXPLORE = 0.7
 
@@ -205,9 +214,10 @@ class IsmctsPolicy(HeuristicPolicy):
         if obs.game != "pidor":
             if view["seat"] != view["defender"] and view["table"] and any(c is None for _, c in view["table"]):
                 return choice  # throwing in while the defender covers: the heuristic's call
-        return self._search(obs, view, honest, cheats) or choice
+        return self._search(obs, view, honest, cheats, choice) or choice
 
-    def _search(self, obs: Observation, view: dict, honest: list[dict], cheats: list[tuple[float, dict]]) -> dict | None:
+    def _search(self, obs: Observation, view: dict, honest: list[dict], cheats: list[tuple[float, dict]],
+                choice: dict) -> dict | None:
         me = self.seat
         size = obs.rules["deck"]
         in_game = [s for s in range(obs.players) if s not in view["out"]]
@@ -217,7 +227,8 @@ class IsmctsPolicy(HeuristicPolicy):
             return None
         # Moves keyed by their engine form; the seat's honest moves hang only on its own
         # hand and the public table, the same in every deal.
-        wire = {game.parse_action(a): a for a in honest}
+        parse = game.parse_action
+        wire = {parse(a): a for a in honest}
         moves = {a: wire[a] for a in _distinct(game, list(wire))}
         cheat_keys = set()
         for _, a in cheats:
@@ -238,6 +249,9 @@ class IsmctsPolicy(HeuristicPolicy):
         if not root.children:
             return None
         best = max(root.children, key=lambda k: root.children[k].visits)
+        mine = root.children.get(parse(choice))
+        if mine is not None and mine.visits >= UNDECIDED * root.children[best].visits:
+            return choice  # the search barely prefers another move: the heuristic's
         return moves[best]
 
     def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float, size: int) -> int:
