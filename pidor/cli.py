@@ -19,6 +19,7 @@ COMMANDS = {
     "replay": ("pidor.gamelog.commands", "replay", "Show a logged game as text, action by action."),
     "verify": ("pidor.gamelog.commands", "verify", "Verify game logs: hash chain, deal, every consequence."),
     "export": ("pidor.gamelog.commands", "export", "Export a game log as JSON Lines."),
+    "conform": ("pidor.conform", "conform", "Check a bot in any language against the protocol."),
 }
 
 
@@ -68,6 +69,7 @@ def main() -> None:
     Bot-vs-bot matches:     pidor match --game pidor --players 4 --games 100
     Audit a game log:       pidor verify LOG...   /   pidor replay LOG
     Rank from logs:         pidor standings DIR...
+    Check your own bot:     pidor conform python my_bot.py
     """
 
 

@@ -814,8 +814,11 @@ class Bot:
             raise TableClosed(msg)
         elif kind == "error":
             error = ServerError(msg, msg.get("request"))
-            if (error.request or {}).get("type") == "act":
-                # refused (``stale`` included): the turn that follows is answered again
+            refused = error.request or {}
+            if refused.get("type") == "act" and refused.get("seq") == self._acted_seq:
+                # our last action was refused (``stale`` included): the turn that follows is
+                # answered again. The refusal of an older one (sent before a newer turn came)
+                # changes nothing: the newer one stands.
                 self._acted_seq = None
             if error.fatal:
                 client._fatal = error

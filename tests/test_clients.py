@@ -376,3 +376,34 @@ async def test_a_dropped_bot_comes_back_with_its_token_and_finishes():
         assert {"type": "seat", "seat": 0, "state": "back"} in bot.events
         assert {"type": "seat", "seat": 0, "state": "away"} not in bot.events  # we were not there to see it
         await in_thread(c.close)
+
+
+class ScriptedClient:
+    """Hands ``Bot.run`` the messages given, in order, and keeps the seqs it acts on."""
+
+    def __init__(self, seat: int, messages: list[dict]) -> None:
+        self.state = sdk.TableState()
+        self.state.seat = seat
+        self.messages = list(messages)
+        self.last_sent = 0.0
+        self.acted: list[int] = []
+
+    def receive(self, timeout=None):
+        return self.messages.pop(0)
+
+    def act(self, action, seq):
+        self.acted.append(seq)
+
+
+@pytest.mark.parametrize("refused,acted", [(418, [418, 421]), (421, [418, 421, 421])])
+def test_bot_acts_again_only_when_its_last_action_was_refused(refused, acted):
+    """§5: act once per turn seq, again only when that action was refused. A refusal of an
+    older action that arrives after a newer turn was answered changes nothing (else the
+    turn repeated after that refusal is answered twice)."""
+    turn = lambda seq: {"type": "turn", "seq": seq, "seat": 1, "options": [{"type": "draw"}]}  # noqa: E731
+    error = {"type": "error", "id": 5, "code": "stale", "message": "moved on",
+             "request": {"type": "act", "id": 5, "seq": refused}}
+    client = ScriptedClient(1, [turn(418), turn(421), error, turn(421),
+                                {"type": "event", "seq": 422, "event": {"type": "results", "number": 1}}])
+    sdk.Bot().run(client, games=1)
+    assert client.acted == acted

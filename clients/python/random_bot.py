@@ -97,9 +97,11 @@ def parse_args(argv):
     p.add_argument("--token", help="a token from an earlier run, to be the same player again")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--table", type=int, help="join this table")
-    where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy"], help="create a table of this game")
+    where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy", "simple"],
+                       help="create a table of this game")
     p.add_argument("--players", type=int, default=4, help="seats at a created table (2..6)")
     p.add_argument("--bots", type=int, help="built-in bots at a created table (default: players - 1)")
+    p.add_argument("--deck", type=int, choices=[36, 52], help="deck of a created table (default: the game's)")
     p.add_argument("--games", type=int, default=1, help="games to play (0: until the table closes)")
     p.add_argument("--seed", type=int, help="seed of this bot's choices")
     p.add_argument("--seed-hex", help="this player's part of the next deal (T10): hex, at most 64 bytes")
@@ -139,7 +141,8 @@ def main(argv=None, out=print) -> int:
                 game = None if tables else "pidor"
             if game is not None:
                 bots = args.players - 1 if args.bots is None else args.bots
-                joined = client.create(game=game, players=args.players, bots=bots)
+                deck = {} if args.deck is None else {"deck": args.deck}
+                joined = client.create(game=game, players=args.players, bots=bots, **deck)
                 out(f"created table {joined['table']['id']} ({game}, {args.players} seats, {bots} bots)")
         if deal_seed is not None:
             client.seed(deal_seed)  # before the host starts the game: it counts for this deal

@@ -240,7 +240,10 @@ class Session:
         if shown or force or options != self._shown_options:
             clock = "" if turn.get("deadline") is None else f" ({turn['deadline']:g} s)"
             lines = [say(self.lang, "your_turn", clock=clock)]
-            lines += [f"  {i}) {option_command(action)}" for i, action in enumerate(options, 1)]
+            # the command to type, and in Russian what it does (the commands are the same in both)
+            lines += [f"  {i}) {option_command(action)}" + ("" if self.lang == "en" else
+                                                             f" — {action_text(action, self.name, self.lang)}")
+                      for i, action in enumerate(options, 1)]
             self.out("\n".join(lines if options else lines + [say(self.lang, "no_options")]))  # one block
             self._shown_options = options
         self._offer = (turn.get("seq"), options)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make test: the C bot plays a whole game of every type and deck size against a server
+# started here (`python -m pidor.cli serve --port 0`; PIDOR_PYTHON names the interpreter,
+# default: the repository's .venv, else python3), which is stopped on the way out.
+set -euo pipefail
+cd "$(dirname "$0")"
+root=$(cd ../.. && pwd)
+python=${PIDOR_PYTHON:-$root/.venv/bin/python}
+[ -x "$python" ] || python=python3
+data=$(mktemp -d)
+: > "$data/server.log"
+PYTHONPATH=$root "$python" -m pidor.cli serve --port 0 --data "$data" 2> "$data/server.log" &
+server=$!
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
+port=
+for _ in $(seq 100); do  # the server says where it listens within a few seconds
+  port=$(sed -n 's/.*listening on [^ ]*:\([0-9]*\) .*/\1/p' "$data/server.log")
+  [ -n "$port" ] && break
+  kill -0 $server 2>/dev/null || { cat "$data/server.log"; exit 1; }
+  sleep 0.1
+done
+[ -n "$port" ] || { echo "the server did not start:"; cat "$data/server.log"; exit 1; }
+
+passed=0 failed=0
+check() {  # a name, then a command whose output must match the last argument
+  local name=$1 want=${*: -1} out
+  out=$("${@:2:$#-2}" 2>&1) && grep -Eq "$want" <<< "$out" && { passed=$((passed + 1)); echo "ok - $name"; return; }
+  failed=$((failed + 1)); echo "not ok - $name"; sed 's/^/    /' <<< "$out"
+}
+for table in pidor:36 pidor:52 podkidnoy:36 podkidnoy:52 perevodnoy:36 perevodnoy:52 simple:36; do
+  game=${table%:*} deck=${table#*:}
+  check "a whole game of $game, $deck cards" \
+    ./random_bot --port "$port" --create "$game" --deck "$deck" --players 3 --seed 5 "^game 1 over: "
+done
+check "two games in a row at one table" ./random_bot --port "$port" --create podkidnoy --players 2 --games 2 "^game 2 over: "
+check "bad arguments: the usage, exit status 2" bash -c './random_bot --players 9; [ $? -eq 2 ]' "usage: random_bot"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// A sample bot: plays a random honest option; with --cheat P it sometimes plays a dishonest
+// variant of one (махлёж: the table may call it), with --call P it sometimes calls «пидор!».
+//
+//   node random_bot.js --host 127.0.0.1 --port 7777 --name bot1 --table 3
+//   node random_bot.js --name bot1 --create podkidnoy --players 4 --bots 3 --games 5
+//   node random_bot.js --cheat 0.1 --call 0.05
+//
+// Without --table or --create it joins the first open table, or creates a «пидор» table
+// with built-in bots when there is none.
+
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { Bot, Client, TableClosed } from "./pidor_client.js";
+
+// A small seeded generator (mulberry32), so that --seed repeats the bot's choices.
+function generator(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class RandomBot extends Bot {
+  constructor({ seed = null, cheat = 0, call = 0, out = console.log } = {}) {
+    super();
+    this.random = seed === null ? Math.random : generator(seed);
+    Object.assign(this, { cheat, call, out });
+  }
+
+  pick(list) {
+    return list[Math.floor(this.random() * list.length)];
+  }
+
+  onTurn(options, turn, honestOnly) {
+    if (!options.length) return null; // durak: nothing honest to throw in now; wait
+    const honest = this.pick(options);
+    if (honestOnly || this.random() >= this.cheat) return honest;
+    return this.dishonest(options, honest) ?? honest;
+  }
+
+  // A variant of an honest option that is not an option: another stack for a card (P3),
+  // keeping a card that fits (P5b), another card to beat (P12, D4). The server may find it
+  // impossible rather than dishonest; then the turn comes again and we play honestly.
+  dishonest(options, honest) {
+    const offered = new Set(options.map((o) => JSON.stringify(o)));
+    const seats = this.client.table?.seats?.length ?? 2;
+    const variants = [];
+    if (honest.type === "lay" && !offered.has(JSON.stringify({ type: "keep" }))) variants.push({ type: "keep" });
+    if ("to" in honest) for (let s = 0; s < seats; s++) variants.push({ ...honest, to: s });
+    if ("target" in honest) for (let t = 0; t < 6; t++) variants.push({ ...honest, target: t });
+    const fresh = variants.filter((v) => !offered.has(JSON.stringify(v)));
+    return fresh.length ? this.pick(fresh) : null;
+  }
+
+  onWindow(event) {
+    return this.random() < this.call;
+  }
+
+  onCourt(event) {
+    return this.random() < 0.5; // «пидор» or «чист», at random
+  }
+
+  onError(error) {
+    this.out(`refused: ${error.code}: ${error.message}`);
+  }
+
+  onResults(event) {
+    const r = event.result;
+    const who = r.draw ? "a draw" : `loser: seat ${r.loser} (${event.names?.[r.loser] ?? "?"})`;
+    this.out(`game ${event.number} over: ${who}; order [${r.order.join(", ")}]; I am seat ${this.client.seat}`);
+  }
+}
+
+const USAGE = `usage: node random_bot.js [--host H] [--port P] [--name N] [--token T]
+  [--table ID | --create pidor|podkidnoy|perevodnoy|simple] [--players N] [--bots N] [--deck 36|52]
+  [--games N] [--seed N] [--cheat P] [--call P]`;
+
+function options(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      host: { type: "string", default: "127.0.0.1" }, port: { type: "string", default: "7777" },
+      name: { type: "string", default: "js-random-bot" }, token: { type: "string" },
+      table: { type: "string" }, create: { type: "string" }, players: { type: "string", default: "4" },
+      bots: { type: "string" }, deck: { type: "string" }, games: { type: "string", default: "1" },
+      seed: { type: "string" }, cheat: { type: "string", default: "0" }, call: { type: "string", default: "0" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const number = (key, low, high) => {
+    const x = Number(values[key]);
+    if (values[key] === undefined) return undefined;
+    if (!Number.isFinite(x) || x < low || x > high) throw new Error(`--${key} must be a number in ${low}..${high}`);
+    return x;
+  };
+  if (values.create && !["pidor", "podkidnoy", "perevodnoy", "simple"].includes(values.create)) {
+    throw new Error("--create takes pidor, podkidnoy, perevodnoy or simple");
+  }
+  if (values.create && values.table) throw new Error("give --table or --create, not both");
+  return {
+    help: values.help, host: values.host, port: number("port", 1, 65535), name: values.name,
+    token: values.token, table: number("table", 0, 2 ** 53), create: values.create,
+    players: number("players", 2, 6), bots: number("bots", 0, 5), deck: number("deck", 36, 52),
+    games: number("games", 0, 1e9), seed: number("seed", 0, 2 ** 32), cheat: number("cheat", 0, 1),
+    call: number("call", 0, 1),
+  };
+}
+
+export async function main(argv, out = console.log) {
+  let args;
+  try {
+    args = options(argv);
+  } catch (e) {
+    out(`${e.message}\n${USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    out(USAGE);
+    return 0;
+  }
+  const client = new Client({ host: args.host, port: args.port, name: args.name, token: args.token });
+  const bot = new RandomBot({ seed: args.seed ?? null, cheat: args.cheat, call: args.call, out });
+  try {
+    const welcome = await client.connect();
+    if (welcome.token) out(`player ${welcome.player}; token (keep it to come back): ${welcome.token}`);
+    if (welcome.table !== null) {
+      out(`back at table ${welcome.table}`);
+    } else if (args.table !== undefined) {
+      out(`joined table ${args.table} at seat ${(await client.join(args.table)).seat}`);
+    } else {
+      let game = args.create;
+      if (!game) {
+        const open = (await client.listTables({ open: true })).tables;
+        if (open.length) out(`joined table ${open[0].id} at seat ${(await client.join(open[0].id)).seat}`);
+        else game = "pidor";
+      }
+      if (game) {
+        const bots = args.bots ?? args.players - 1;
+        const opts = { game, players: args.players, bots, ...(args.deck ? { deck: args.deck } : {}) };
+        const joined = await client.create(opts);
+        out(`created table ${joined.table.id} (${game}, ${args.players} seats, ${bots} bots)`);
+      }
+    }
+    await bot.run(client, { games: args.games });
+    await client.leave();
+    return 0;
+  } catch (e) {
+    if (e instanceof TableClosed) {
+      out(e.message);
+      return 0;
+    }
+    out(`error: ${e.message}`);
+    return 1;
+  } finally {
+    client.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

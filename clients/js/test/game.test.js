@@ -1,0 +1,65 @@
+// Whole games against a real server, started by the test: `python -m pidor.cli serve` on a
+// free port (PIDOR_PYTHON names the interpreter; default: the repository's .venv, else
+// python3). The server is stopped after the tests, whatever happens.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, test } from "node:test";
+import { main } from "../random_bot.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const venv = join(root, ".venv", "bin", "python");
+const python = process.env.PIDOR_PYTHON ?? (existsSync(venv) ? venv : "python3");
+let server;
+let port;
+let data;
+
+before(async () => {
+  data = mkdtempSync(join(tmpdir(), "pidor-js-"));
+  server = spawn(python, ["-m", "pidor.cli", "serve", "--port", "0", "--data", data], {
+    cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "ignore", "pipe"],
+  });
+  port = await new Promise((resolve, reject) => {
+    let said = "";
+    server.stderr.on("data", (chunk) => {
+      said += chunk;
+      const m = /listening on [^ ]+:(\d+)/.exec(said);
+      if (m) resolve(Number(m[1]));
+    });
+    server.on("exit", (code) => reject(new Error(`the server exited (${code}): ${said}`)));
+    server.on("error", reject);
+  });
+});
+
+after(() => {
+  server?.kill();
+  rmSync(data, { recursive: true, force: true });
+});
+
+for (const [game, deck] of [["pidor", 36], ["podkidnoy", 52], ["perevodnoy", 36], ["simple", 36]]) {
+  test(`the random bot plays a whole game of ${game} (${deck} cards)`, async () => {
+    const out = [];
+    const code = await main(["--port", String(port), "--create", game, "--players", "3", "--deck", String(deck),
+      "--seed", "7"], (line) => out.push(line));
+    assert.equal(code, 0, out.join("\n"));
+    assert.match(out.join("\n"), new RegExp(`created table \\d+ \\(${game}, 3 seats, 2 bots\\)`));
+    assert.match(out.at(-1), /^game 1 over: (a draw|loser: seat \d)/);
+  });
+}
+
+test("a bot that cheats and calls plays to the end; refusals are not fatal", async () => {
+  const out = [];
+  const code = await main(["--port", String(port), "--create", "podkidnoy", "--players", "2", "--games", "2",
+    "--cheat", "0.3", "--call", "0.3", "--seed", "3"], (line) => out.push(line));
+  assert.equal(code, 0, out.join("\n"));
+  assert.equal(out.filter((line) => line.startsWith("game ")).length, 2);
+});
+
+test("bad arguments get the usage and exit status 2", async () => {
+  const out = [];
+  assert.equal(await main(["--cheat", "2"], (line) => out.push(line)), 2);
+  assert.match(out[0], /--cheat must be a number in 0..1/);
+});

@@ -1,0 +1,341 @@
+"""``pidor conform COMMAND``: a conformance kit for bots in any language.
+
+It runs the bot's command against a scripted local server and reports, check by check
+(:mod:`pidor.conform_checks`), what the bot does right and wrong. Each scenario is one
+game at a real in-process server on a free loopback port, behind a relay
+(:mod:`pidor.conform_relay`) that records every frame and plays the scenario's twist:
+
+* a table per game and deck size (7): the kit's seat 0 calls every action that broke a
+  rule (so the bot sits on courts), and in durak falsely calls the bot once (so the bot
+  pays for the kit's mark, D12); a built-in bot cheats now and then;
+* ``guard``: every turn comes twice; two of the bot's actions are refused (``stale``,
+  ``impossible_action``);
+* ``conviction``: the bot is offered a cheat as its only option, called and convicted;
+  then it must play honestly (T6);
+* ``reconnect``: the kit closes the bot's connection; it must come back with its token;
+* ``forward``: unknown fields, message types and event types.
+
+The bot is started with the relay's address (``{host}`` and ``{port}`` in the command are
+replaced; a command without them gets ``--host HOST --port PORT`` appended). It must join
+the open table it finds there (the kit's seat 0 is the host and starts the game) and play
+at least one game. The kit ends the bot's process once its game is over.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+import click
+import trio
+
+from .conform_checks import CHECKS, Result, run_checks
+from .conform_relay import Record, Relay
+from .engine.games import GAME_IDS, game_class
+from .server.app import Server
+from .server.store import Store
+from .server.testing import Client, connect
+
+__all__ = ["Scenario", "SCENARIOS", "run_conform", "conform"]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    game: str
+    deck: int
+    bots: tuple[str, ...]  # built-in bots after the kit's seat 0 and the bot's seat 1
+    twist: str = ""
+    false_call: bool = False  # the kit's seat calls the bot's first callable action (an honest one: T5)
+
+
+#: The kit's seat is 0; built-in bots take the last seats (PROTOCOL.md §4), so the one
+#: seat left open, which the bot under test takes, is 1.
+KIT_SEAT, BOT_SEAT = 0, 1
+CHEATER = "builtin:random:cheat=0.25"
+
+
+def _decks(game: str) -> list[int]:
+    """The deck sizes a game is played with (simple durak: 36 only, V1)."""
+    decks = []
+    for deck in (36, 52):
+        try:
+            game_class(game).options({"players": 3, "deck": deck})
+        except ValueError:
+            continue
+        decks.append(deck)
+    return decks
+
+
+GAMES = tuple(Scenario(f"{g}-{d}", g, d, (CHEATER,), false_call=g != "pidor") for g in GAME_IDS for d in _decks(g))
+GUARD = Scenario("guard", "pidor", 36, ("builtin:random",), "guard")
+CONVICTION = Scenario("conviction", "pidor", 36, ("builtin:random",), "conviction")
+RECONNECT = Scenario("reconnect", "podkidnoy", 36, ("builtin:random",), "reconnect")
+FORWARD = Scenario("forward", "pidor", 36, ("builtin:random",), "forward")
+SCENARIOS = GAMES + (GUARD, CONVICTION, RECONNECT, FORWARD)
+#: The scenarios each check reads (a check run alone runs only these).
+CHECK_SCENARIOS = {
+    "handshake": GAMES, "turns": GAMES + (GUARD,), "rearm": (GUARD,), "windows": GAMES, "courts": GAMES,
+    "honest_only": (CONVICTION,), "payment": GAMES, "reconnect": (RECONNECT,), "games": GAMES,
+    "forward": (FORWARD,), "budget": GAMES,
+}
+
+
+def table_clocks(budget: float) -> dict:
+    """The table's clocks: the turn and the vote get three budgets (3 s at least), so that
+    a bot that stays silent costs seconds, not minutes; «бито» 2 s; call windows as ever."""
+    wait = max(3.0, 3 * budget)
+    return {"vote_timeout": wait, "turn_timeout": wait, "bito_timeout": 2.0, "tutorial": False}
+
+
+class Host:
+    """The kit's own seat 0: creates the table, starts the game once the bot has joined,
+    plays a random honest option, calls every action that broke a rule (it reads the
+    server's table: it is part of the scripted server), and with ``false_call`` calls the
+    bot's first callable action once. Votes «пидор»."""
+
+    def __init__(self, client: Client, scenario: Scenario, server: Server, rng: random.Random) -> None:
+        self.client, self.scenario, self.server, self.rng = client, scenario, server, rng
+        self.table: int | None = None
+        self.false_called = False
+
+    @classmethod
+    async def open(cls, port: int, scenario: Scenario, server: Server, rng: random.Random, clocks: dict) -> Host:
+        client = await connect(port)
+        await client.hello("conform-host")
+        options = {"game": scenario.game, "players": 2 + len(scenario.bots), "deck": scenario.deck,
+                   "bots": list(scenario.bots), **clocks}
+        joined = await client.request({"type": "create", "options": options})
+        if joined.get("type") != "joined":
+            raise RuntimeError(f"the kit could not create its table: {joined}")
+        host = cls(client, scenario, server, rng)
+        host.table = joined["table"]["id"]
+        return host
+
+    async def play(self) -> None:
+        c = self.client
+        started = False
+        while True:
+            msg = await c.receive()
+            kind = msg.get("type")
+            if kind == "table" and not started:
+                info = msg["table"]
+                if info["state"] == "waiting" and all(s["kind"] != "vacant" for s in info["seats"]):
+                    started = True
+                    await c.send({"type": "start", "id": "start"})
+            elif kind == "turn" and msg.get("seat") == KIT_SEAT and msg["options"]:
+                await c.send({"type": "act", "action": self.rng.choice(msg["options"]), "seq": msg["seq"]})
+            elif kind == "event":
+                e = msg["event"]
+                if e["type"] == "window" and KIT_SEAT in e["owing"]:
+                    await c.send({"type": "call" if self._calls(e) else "pass", "seq": msg["seq"]})
+                elif e["type"] == "court" and KIT_SEAT in e["voters"]:
+                    await c.send({"type": "vote", "guilty": True, "seq": msg["seq"]})
+                elif e["type"] == "results":
+                    return
+
+    def _calls(self, window: dict) -> bool:
+        runner = self.server.lobby.tables.get(self.table)
+        open_ = None if runner is None or runner.table is None else runner.table.window
+        if open_ is None:
+            return False
+        if open_.violations:
+            return True
+        if self.scenario.false_call and not self.false_called and window["seat"] == BOT_SEAT:
+            self.false_called = True
+            return True
+        return False
+
+
+def bot_command(command: list[str], host: str, port: int) -> list[str]:
+    """The command with ``{host}`` and ``{port}`` filled in, or ``--host``/``--port`` added."""
+    if any("{host}" in a or "{port}" in a for a in command):
+        return [a.replace("{host}", host).replace("{port}", str(port)) for a in command]
+    return [*command, "--host", host, "--port", str(port)]
+
+
+def _seeds(label: str):
+    counter = iter(range(1 << 62))
+
+    def source(n: int) -> bytes:
+        return hashlib.sha256(f"{label}:{next(counter)}".encode()).digest()[:n]
+
+    return source
+
+
+async def _bot_process(argv: list[str], out) -> trio.Process:
+    return await trio.lowlevel.open_process(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+
+
+def _end(process: trio.Process) -> None:
+    """End the bot's process and what it started (its own process group)."""
+    if process.returncode is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+async def _hosting(host: Host, record: Record) -> None:
+    try:
+        await host.play()
+    except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError) as e:
+        record.trouble = f"the kit's seat lost its connection: {e}"
+
+
+async def run_scenario(scenario: Scenario, command: list[str], *, seed: str = "conform", budget: float = 1.0,
+                       timeout: float = 60.0) -> Record:
+    """Play one scenario: the bot (``command``, its address filled in) against a fresh
+    server; the record of it once the bot's game is over, the bot missed an answer it
+    owed, the bot exited, or ``timeout`` seconds passed."""
+    record = Record(scenario.name)
+    began = time.monotonic()
+    server = Server(Store(":memory:"), seed_source=_seeds(f"{seed}:{scenario.name}"))
+    with tempfile.TemporaryFile() as out:
+        async with trio.open_nursery() as nursery:
+            server_port = await nursery.start(server.run, "127.0.0.1", 0)
+            relay = Relay(record, scenario.twist, scenario.game, server, server_port)
+            port = await nursery.start(relay.serve)
+            rng = random.Random(f"{seed}:{scenario.name}:host")
+            host = await Host.open(server_port, scenario, server, rng, table_clocks(budget))
+            nursery.start_soon(_hosting, host, record)
+            process = await _bot_process(bot_command(command, "127.0.0.1", port), out)
+            try:
+                with trio.move_on_after(timeout) as scope:
+                    async with trio.open_nursery() as waiting:
+                        async def exited() -> None:
+                            await process.wait()
+                            waiting.cancel_scope.cancel()
+
+                        async def until(event: trio.Event) -> None:
+                            await event.wait()
+                            waiting.cancel_scope.cancel()
+
+                        waiting.start_soon(exited)
+                        waiting.start_soon(until, relay.results)
+                        waiting.start_soon(until, relay.missed)
+                record.timed_out = scope.cancelled_caught
+                record.done = relay.results.is_set()
+                record.exit = process.returncode
+            finally:
+                _end(process)
+                with trio.CancelScope(shield=True):
+                    await process.wait()
+            nursery.cancel_scope.cancel()
+        out.seek(0)
+        record.output = out.read()[-2000:].decode("utf-8", "replace")
+    record.seconds = time.monotonic() - began
+    return record
+
+
+async def run_conform(command: list[str], checks: list[str], *, budget: float, timeout: float, jobs: int,
+                      seed: str) -> tuple[list[Result], list[Record]]:
+    wanted = [s for s in SCENARIOS if any(s in CHECK_SCENARIOS[c] for c in checks)]
+    records: dict[str, Record] = {}
+    limit = trio.CapacityLimiter(jobs)
+
+    async def one(scenario: Scenario) -> None:
+        async with limit:
+            records[scenario.name] = await run_scenario(scenario, command, seed=seed, budget=budget, timeout=timeout)
+
+    async with trio.open_nursery() as nursery:
+        for scenario in wanted:
+            nursery.start_soon(one, scenario)
+    ordered = [records[s.name] for s in wanted]
+    scenarios = {name: [records[s.name] for s in CHECK_SCENARIOS[name]] for name in checks}
+    return run_checks(checks, scenarios, budget), ordered
+
+
+def _split(command: tuple[str, ...]) -> list[str]:
+    """One argument with spaces is a whole command line (shell-like quoting)."""
+    if len(command) == 1 and " " in command[0].strip():
+        return shlex.split(command[0])
+    return list(command)
+
+
+def _plain(value):
+    """JSON for what msgpack may hold beyond it: bin values as hex."""
+    return value.hex() if isinstance(value, bytes) else repr(value)
+
+
+def _show(frame) -> str:
+    if frame is None:
+        return ""
+    text = json.dumps(frame.msg, ensure_ascii=False, default=_plain) if frame.msg is not None else "(undecodable)"
+    if len(text) > 200:
+        text = text[:197] + "..."
+    arrow = {"c2s": "bot sent", "s2c": "bot got", "drop": "kit"}[frame.dir]
+    note = f" [{frame.note}]" if frame.note else ""
+    return f"{arrow}{note}: {text}"
+
+
+@click.command()
+@click.argument("command", nargs=-1, required=True)
+@click.option("--check", "checks", multiple=True, type=click.Choice([name for name, _ in CHECKS]),
+              help="Run only this check (repeatable; default: all).")
+@click.option("--budget", type=click.FloatRange(0.05, 30.0), default=1.0, show_default=True,
+              help="Seconds the bot may take to answer a turn, a call window or a court.")
+@click.option("--timeout", type=click.FloatRange(5.0, 600.0), default=60.0, show_default=True,
+              help="Seconds one scenario (one game) may take.")
+@click.option("--jobs", type=click.IntRange(1, 16), default=2, show_default=True,
+              help="Scenarios run at once (each its own bot process and server).")
+@click.option("--seed", default="conform", show_default=True, help="Seed text of the deals and the kit's seat.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
+def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
+    """Check a bot against the protocol: run COMMAND against a scripted local server.
+
+    \b
+    COMMAND starts the bot; {host} and {port} in it are replaced by the server's
+    address, else "--host HOST --port PORT" is appended. The bot must join the open
+    table it finds and play one game; the kit's seat is the host and starts it.
+    Examples:
+      pidor conform python clients/python/random_bot.py
+      pidor conform -- node clients/js/random_bot.js --port {port}
+      pidor conform "clients/c/random_bot --host {host} --port {port}"
+
+    \b
+    Checks: handshake; acting only on its own turn with the state guard (seq, once per
+    turn); re-arming after stale and other refusals; call windows; courts; playing
+    honestly after a conviction (T6); paying a mark (D12/P10); coming back after a
+    dropped connection with its token; every game type and deck size; unknown fields,
+    message and event types; the time budget. Each PASS or FAIL names the frame that
+    went wrong. Exit status: 0 when every check passes, 1 when one fails, 2 for a
+    command that cannot be run.
+    """
+    argv = _split(command)
+    if shutil.which(argv[0]) is None:
+        raise click.UsageError(f"cannot run {argv[0]!r}: no such program (or not executable)")
+    names = list(checks) or [name for name, _ in CHECKS]
+    began = time.monotonic()
+    results, records = trio.run(lambda: run_conform(argv, names, budget=budget, timeout=timeout, jobs=jobs,
+                                                    seed=seed))
+    seconds = time.monotonic() - began
+    passed = all(r.passed for r in results)
+    if as_json:
+        click.echo(json.dumps({
+            "command": argv, "passed": passed, "seconds": round(seconds, 2), "budget": budget,
+            "checks": [r.to_dict() for r in results],
+            "scenarios": [{"name": r.name, "done": r.done, "seconds": round(r.seconds, 2), "timed_out": r.timed_out,
+                           "exit": r.exit, "frames": len(r.frames)} for r in records],
+        }, ensure_ascii=False, default=_plain))
+    else:
+        click.echo(f"pidor conform: {shlex.join(argv)} ({len(records)} games, {seconds:.1f} s)")
+        width = max(len(r.name) for r in results)
+        for r in results:
+            where = f"{r.scenario}: " if r.scenario else ""
+            click.echo(f"{'PASS' if r.passed else 'FAIL'}  {r.name:<{width}}  {where}{r.detail}")
+            if not r.passed and r.frame is not None:
+                click.echo(f"      {'':<{width}}  {_show(r.frame)}")
+        click.echo(f"{sum(r.passed for r in results)} of {len(results)} checks passed")
+    sys.exit(0 if passed else 1)

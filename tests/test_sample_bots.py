@@ -1,0 +1,81 @@
+"""The sample bots in Python, JavaScript and C pass every check of ``pidor conform``.
+
+The JavaScript and C bots are built first when they are not (``npm ci`` in clients/js,
+``make -C clients/c``; ``.ci/run`` installs the toolchains). A missing toolchain fails
+these tests, naming what to install: it is never skipped. The three ``pidor conform``
+runs go at once, each in its own process."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from pidor.conform import SCENARIOS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BOTS = {
+    "python": [sys.executable, "clients/python/random_bot.py"],
+    "js": ["node", "clients/js/random_bot.js"],
+    "c": ["clients/c/random_bot"],
+}
+
+
+def _need(program: str, package: str) -> None:
+    if shutil.which(program) is None:
+        pytest.fail(f"{program} is missing: install {package} (.ci/run does)")
+
+
+def _run(args: list[str], cwd: pathlib.Path) -> None:
+    done = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.fail(f"{' '.join(args)} failed in {cwd}:\n{done.stdout}{done.stderr}")
+
+
+def _build() -> None:
+    _need("node", "Node.js 20 or later")
+    major = int(subprocess.run(["node", "--version"], capture_output=True, text=True).stdout.strip().lstrip("v")
+                .split(".")[0])
+    if major < 20:
+        pytest.fail(f"node {major} is too old: clients/js needs Node.js 20 or later")
+    if not (ROOT / "clients/js/node_modules/@msgpack/msgpack").is_dir():
+        _need("npm", "npm")
+        _run(["npm", "ci", "--no-audit", "--no-fund"], ROOT / "clients/js")
+    _need("make", "make")
+    _run(["make", "-C", "clients/c"], ROOT)
+
+
+@pytest.fixture(scope="module")
+def conform_runs():
+    _build()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # A budget of 3 s per answer: a busy machine is not the bot's fault (the budget check
+    # itself is tested with the broken bot's slow flaw, in test_conform.py).
+    runs = {name: subprocess.Popen([sys.executable, "-m", "pidor.cli", "conform", "--json", "--budget", "3", "--",
+                                    *command],
+                                   cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            for name, command in BOTS.items()}
+    yield runs
+    for process in runs.values():
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
+@pytest.mark.parametrize("bot", list(BOTS))
+def test_the_sample_bot_passes_every_check(conform_runs, bot):
+    out, err = conform_runs[bot].communicate(timeout=600)
+    assert conform_runs[bot].returncode in (0, 1), err
+    report = json.loads(out)
+    failed = [f"{c['check']}: {c['scenario']}: {c['detail']}\n    {c['frame']}" for c in report["checks"]
+              if not c["passed"]]
+    assert report["passed"] and not failed, "\n".join(failed)
+    assert [c["check"] for c in report["checks"]] == ["handshake", "turns", "rearm", "windows", "courts",
+                                                      "honest_only", "payment", "reconnect", "games", "forward",
+                                                      "budget"]
+    assert all(s["done"] for s in report["scenarios"]) and len(report["scenarios"]) == len(SCENARIOS)
