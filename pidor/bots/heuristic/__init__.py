@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from ..policy import Observation, Policy
 from ..specs import register
-from .durak import durak_action, durak_cheats
+from .durak import TableSeen, durak_action, durak_cheats, plainly_clean
 from .judgement import CallRates, caught, worth_cheating
 from .pidor import pidor_action, pidor_cheats, seen_discard
 
 __all__ = ["HeuristicPolicy"]
+
+#: The games whose window actions :func:`.durak.plainly_clean` reads off the table.
+CLEAR_TABLE = ("podkidnoy", "perevodnoy")
 
 
 @register
@@ -34,41 +37,50 @@ class HeuristicPolicy(Policy):
         self.gone: set[int] = set()  # «пидор»: cards seen go to the discard
         self.rates: CallRates | None = None
         self._cheated = False  # the last action of this seat was a cheat
+        self.table_seen = TableSeen()  # durak: the table as laid (for calls)
+        self._trump: str | None = None  # durak: this game's trump letter, once seen
+        self._pidor = False  # the game is «пидор»
 
     def observe(self, obs: Observation, event: dict) -> None:
-        if self.rates is None:
-            self.rates = CallRates(obs.players)
         kind = event["type"]
-        if kind == "game_start":
+        if kind == "game_start" or self.rates is None:
+            if self.rates is None:
+                self.rates = CallRates(obs.players)
             self.gone = set()
-        seen_discard(event, self.gone)
-        self.rates.see(event, my_cheat=kind == "window" and event["seat"] == self.seat and self._cheated)
+            self._trump = None
+            self._pidor = obs.game == "pidor"
+        if self._pidor:
+            seen_discard(event, self.gone)
+        elif kind in TableSeen.EVENTS:
+            self.table_seen.see(event)
+        if kind in CallRates.EVENTS:
+            self.rates.see(event, my_cheat=kind == "window" and event["seat"] == self.seat and self._cheated)
 
-    def honest_choice(self, obs: Observation) -> dict | None:
-        """The best honest move (``None``: wait)."""
+    def honest_choice(self, obs: Observation, view: dict) -> dict | None:
+        """The best honest move (``None``: wait); ``view`` is ``obs.view`` (asked once a decision)."""
         if obs.game == "pidor":
-            return pidor_action(obs.view, obs.honest, self.gone, obs.rules["deck"])
-        return durak_action(obs.view, obs.honest)
+            return pidor_action(view, obs.honest, self.gone, obs.rules["deck"])
+        return durak_action(view, obs.honest)
 
     def act(self, obs: Observation) -> dict | None:
-        choice = self.honest_choice(obs)
+        view = obs.view
+        choice = self.honest_choice(obs, view)
         self._cheated = False
         if self.cheat > 0.0 and obs.may_cheat:
-            options = self.cheat_options(obs, choice)
+            options = self.cheat_options(obs, view, choice)
             if options:
                 self._cheated = True
                 return max(options, key=lambda o: o[0])[1]
         return choice
 
-    def cheat_options(self, obs: Observation, choice: dict | None) -> list[tuple[float, dict]]:
+    def cheat_options(self, obs: Observation, view: dict, choice: dict | None) -> list[tuple[float, dict]]:
         """The cheats worth making now instead of ``choice``, each with its gain in cards."""
-        view = obs.view
         honest = obs.honest
         if obs.game == "pidor":
             options = pidor_cheats(view, choice, obs.actions(), honest, self.gone, obs.rules["deck"])
             cost = 1.0 if view["phase"] == "deal" else 0.1  # P7/P10: a pidorstvo; P17: nothing
         else:
-            options = durak_cheats(view, choice, obs.actions(), honest)
+            options = durak_cheats(view, choice, honest)
             givers = obs.players - 1 - len(view["out"]) if view["hard"] else 1
             cost = givers + 0.3  # D12: paid in cards for the mark, and the tempo lost
         if not options:
@@ -81,11 +93,22 @@ class HeuristicPolicy(Policy):
         window = obs.window
         if window is None or window["seat"] == self.seat:
             return False
+        if obs.game in CLEAR_TABLE and not obs.rules.get("teams") and self._plainly_clean(obs, window["action"]):
+            return False  # skips the belief (the engine's check) for the plainly honest card
         if not obs.visible_violations(window["seat"], window["action"]):
             return False
         if self.rates is not None:
             self.rates.cheat_window()
         return self.attention > 0.0 and self.rng.random() < self.attention
+
+    def _plainly_clean(self, obs: Observation, action: dict) -> bool:
+        seen = self.table_seen
+        if self._trump is None or seen.pairs is None:
+            view = obs.view
+            self._trump = view["trump"]
+            if seen.pairs is None:
+                return plainly_clean(view["table"], view["limit"], self._trump, action)
+        return plainly_clean(seen.pairs, seen.limit, self._trump, action)
 
     def vote(self, obs: Observation) -> bool | None:
         court = obs.court

@@ -45,6 +45,9 @@ class CallRates:
         """The window now open is on an action that broke a rule."""
         self._marked = True
 
+    #: The events :meth:`see` reads (the others pass it by).
+    EVENTS = frozenset({"window", "window_closed", "call", "game_start"})
+
     def see(self, event: dict, my_cheat: bool = False) -> None:
         kind = event["type"]
         if kind == "window":
