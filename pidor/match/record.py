@@ -96,6 +96,9 @@ def finish_record(record: dict, result: dict, actions: int, log: str | None) -> 
     record["order"] = list(result["order"])
     record["loser"] = result["loser"]
     record["draw"] = bool(result["draw"])
+    for key in ("losing_team", "pogony"):  # durak: the losing team (V6), the durak's «погоны» (V8)
+        if key in result:
+            record[key] = result[key]
     record["actions"] = actions
     record["log"] = log
     return record

@@ -81,11 +81,12 @@ def _round(x: float | None) -> float | None:
 
 
 class _Entrant:
-    __slots__ = ("games", "losses", "draws", "places", "cheats", "convicted", "false_calls", "forfeits")
+    __slots__ = ("games", "losses", "draws", "places", "cheats", "convicted", "false_calls", "forfeits",
+                 "team_losses", "pogony")
 
     def __init__(self) -> None:
         self.games = self.losses = self.draws = self.cheats = self.convicted = self.false_calls = 0
-        self.forfeits = self.places = 0
+        self.forfeits = self.places = self.team_losses = self.pogony = 0
 
 
 def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
@@ -113,6 +114,8 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
     stats: dict[str, _Entrant] = {}
     ratings: dict[str, list[float]] = {}
     draws = actions = 0
+    teams = any("losing_team" in rec for rec in records)  # V6 team play
+    durak = any("pogony" in rec for rec in records)  # V8: a durak's «погоны»
     for rec in records:
         seat_places = places(rec)
         draws += bool(rec["draw"])
@@ -126,6 +129,8 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             st.places += seat_places[seat]
             st.losses += rec["loser"] == seat
             st.draws += bool(rec["draw"])
+            st.team_losses += seat in (rec.get("losing_team") or ())
+            st.pogony += rec["loser"] == seat and bool(rec.get("pogony"))
             for key in _COUNTS:
                 setattr(st, key, getattr(st, key) + rec[key][seat])
         for f in rec.get("forfeits", ()):
@@ -143,6 +148,10 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             "loss_rate": _round(st.losses / st.games), "loss_rate_95": [_round(x) for x in interval],
             "mu": _round(mu), "sigma": _round(sigma), "rating": _round(mu - 3 * sigma),
         })
+        if teams:
+            rows[-1]["team_losses"] = st.team_losses
+        if durak:
+            rows[-1]["pogony"] = st.pogony
     rows.sort(key=lambda r: (-r["rating"], r["name"]))
     out = {"games": len(records), "draws": draws, "actions": actions, "entrants": rows}
     if pair is None and len(rows) == 2:
@@ -327,15 +336,18 @@ def _num(x, fmt: str = "{:.2f}") -> str:
 def summary_table(summary: dict) -> str:
     """The summary as the lines of a table (entrants best first) and, for two entrants,
     one line of A against B."""
+    entrants = summary["entrants"]
+    extra = [(key, title) for key, title in (("team_losses", "team losses"), ("pogony", "pogony"))
+             if entrants and key in entrants[0]]  # team play (V6), durak's «погоны» (V8)
     head = ("entrant", "games", "losses", "loss rate (95%)", "draws", "mean place", "cheats",
-            "convicted", "false calls", "forfeits", "rating (mu ± sigma)")
+            "convicted", "false calls", "forfeits", *(title for _, title in extra), "rating (mu ± sigma)")
     rows = [head]
-    for e in summary["entrants"]:
+    for e in entrants:
         lo, hi = e["loss_rate_95"]
         rows.append((e["name"], str(e["games"]), str(e["losses"]),
                      f"{e['loss_rate']:.3f} ({lo:.3f}–{hi:.3f})", str(e["draws"]),
                      _num(e["mean_place"]), str(e["cheats"]), str(e["convicted"]),
-                     str(e["false_calls"]), str(e["forfeits"]),
+                     str(e["false_calls"]), str(e["forfeits"]), *(str(e[key]) for key, _ in extra),
                      f"{e['rating']:.2f} ({e['mu']:.2f} ± {e['sigma']:.2f})"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = []
