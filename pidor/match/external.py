@@ -45,9 +45,10 @@ from typing import Callable
 
 import trio
 
-from ..bots import Policy, RandomBot
+from ..bots import RandomBot
 from ..engine.table import Table
 from ..server.app import Server
+from ..server.drive import Replacement
 from ..server.limits import Limits
 from ..server.requests import RequestError
 from ..server.runner import TableRunner
@@ -77,15 +78,13 @@ class MatchLimits(Limits):
     MAX_PER_ADDRESS = Limits.MAX_CONNECTIONS
 
 
-class Forfeited(Policy):
-    """The honest stand-in of a seat whose bot forfeited the game."""
+class Forfeited(Replacement):
+    """The honest stand-in of a seat whose bot forfeited the game (the server's stand-in
+    for a player who left, logged ``auto="forfeit"``), which keeps the game going when it
+    has no honest way on."""
 
     name = "forfeit"
     auto = "forfeit"
-
-    def __init__(self, bot: RandomBot) -> None:
-        super().__init__(bot.seat, bot.seed)
-        self.bot = bot
 
     def act(self, obs) -> dict | None:
         action = self.bot.act(obs)
@@ -93,9 +92,6 @@ class Forfeited(Policy):
             possible = obs.actions()  # no honest way on: keep the game going
             action = possible[0] if possible else None
         return action
-
-    def vote(self, obs) -> bool | None:
-        return self.bot.vote(obs)
 
 
 @dataclass
