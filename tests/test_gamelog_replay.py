@@ -196,3 +196,13 @@ def test_cli_replay_export_and_jsonl_input(durak_log, tmp_path):
     assert runner.invoke(verify_cmd, [str(out)]).exit_code == 0
     r = runner.invoke(replay_cmd, [str(tmp_path / "missing")])
     assert r.exit_code != 0
+
+
+def test_the_header_speaks_the_replays_language(pidor_log):
+    """Russian (the default) is Russian from the first line; English stays English."""
+    log = read_log(pidor_log)
+    ru = list(replay_lines(log))[:6]
+    en = list(replay_lines(log, lang="en"))[:6]
+    assert ru[0].startswith("pidor — игроков 3, колода 52") and "players" not in " ".join(ru)
+    assert any("раздача заверена: SHA-256" in line for line in ru)
+    assert en[0].startswith("pidor — 3 players, deck 52") and any("deal committed: SHA-256" in line for line in en)

@@ -162,17 +162,18 @@ class Replay:
     def header_lines(self) -> list[str]:
         h = self.header
         opts = h.get("options") or {}
-        lines = [f"{h.get('game')} — {opts.get('players')} players, deck {opts.get('deck')}, "
-                 f"engine {h.get('engine')}, game {(h.get('table') or {}).get('number')} at the table"]
+        say = self.say.say
+        lines = [say("header", game=h.get("game"), players=opts.get("players"), deck=opts.get("deck"),
+                     engine=h.get("engine"), number=(h.get("table") or {}).get("number"))]
         for i, s in enumerate(self.seats):
             lines.append(f"   {self.say.who(i)}: {s.get('spec') or s.get('kind')}")
         deal = h.get("deal") or {}
         if "commitment" in deal:
-            lines.append(f"   deal committed: SHA-256(server seed) = {deal['commitment']}")
+            lines.append(say("committed", commitment=deal["commitment"]))
         elif "deck" in deal:
-            lines.append("   deal: an explicit deck (not committed)")
+            lines.append(say("explicit_deck"))
         if self.note:
-            lines.append(f"   (the board cannot be shown: {self.note})")
+            lines.append(say("no_board", note=self.note))
         return lines
 
     def footer_lines(self) -> list[str]:

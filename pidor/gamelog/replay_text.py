@@ -58,6 +58,10 @@ _TEXT = {
         "cheat": "✗ cheat", "auto": "(the honest bot plays for {who}: {reason}, T9)", "tick": "⏱ {n} s",
         "result_loser": "== result: {who} lost; order {order}", "result_draw": "== result: a draw; order {order}",
         "aborted": "== aborted: {reason}", "mark_end": "   mark: {who}",
+        "header": "{game} — {players} players, deck {deck}, engine {engine}, game {number} at the table",
+        "committed": "   deal committed: SHA-256(server seed) = {commitment}",
+        "explicit_deck": "   deal: an explicit deck (not committed)",
+        "no_board": "   (the board cannot be shown: {note})",
     },
     "ru": {
         "seat": "место {n}",
@@ -93,6 +97,10 @@ _TEXT = {
         "cheat": "✗ махлёж", "auto": "(за {who} ходит честный бот: {reason}, T9)", "tick": "⏱ {n} с",
         "result_loser": "== итог: проиграл {who}; порядок {order}", "result_draw": "== итог: ничья; порядок {order}",
         "aborted": "== прервана: {reason}", "mark_end": "   метка: {who}",
+        "header": "{game} — игроков {players}, колода {deck}, движок {engine}, партия {number} за этим столом",
+        "committed": "   раздача заверена: SHA-256(сид сервера) = {commitment}",
+        "explicit_deck": "   раздача: заданная колода (не заверена)",
+        "no_board": "   (доску не показать: {note})",
     },
 }
 
