@@ -115,7 +115,7 @@ class TableSeat(Observation):
     __slots__ = ("_table", "knowledge", "_public", "_honest", "_on_turn")
 
     def __init__(self, table: Any, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge) -> None:
-        super().__init__(seat, rules, None)
+        super().__init__(seat, rules)
         self._table = table
         self.knowledge = knowledge
         self._public = public

@@ -33,7 +33,7 @@ class Judging(PolicyBot):
 
     def on_window(self, event):
         call = super().on_window(event)
-        self.judged.append((event["seat"], event["action"], self._obs.visible_violations(event["seat"], event["action"])))
+        self.judged.append((event["seat"], event["action"], self._seat.visible_violations(event["seat"], event["action"])))
         return call
 
 

@@ -143,13 +143,6 @@ class Knowledge:
         game = t.game
         return [game.action_data(a) for a in t.actions(self.seat)]
 
-    def honest(self) -> list[dict]:
-        t = self.belief()
-        if t is None:
-            return []
-        game = t.game
-        return [game.action_data(a) for a in t.honest_actions(self.seat)]
-
     def may_wait(self) -> bool:
         t = self.belief()
         return t is not None and t.game is not None and t.game.may_wait(self.seat)

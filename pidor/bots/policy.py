@@ -19,11 +19,11 @@ Write your own by subclassing :class:`Policy` (or a built-in one) and overriding
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 from ..engine.seeds import Rng
 
-__all__ = ["Policy", "Observation", "SeatSource"]
+__all__ = ["Policy", "Observation"]
 
 
 class Policy:
@@ -75,24 +75,6 @@ class Policy:
         class overrides it, so a policy that does not listen costs nothing)."""
 
 
-class SeatSource(Protocol):
-    """Where an :class:`Observation` gets what its seat knows: the driver's view of an
-    in-process table (:mod:`pidor.driver`) or the SDK's received messages
-    (:mod:`pidor.bots.remote`). Every method answers for the one seat only."""
-
-    def view(self) -> dict: ...
-    def events(self) -> list[dict]: ...
-    def honest(self) -> list[dict]: ...
-    def may_cheat(self) -> bool: ...
-    def may_wait(self) -> bool: ...
-    def window(self) -> dict | None: ...
-    def court(self) -> dict | None: ...
-    def mark(self) -> int | None: ...
-    def actions(self) -> list[dict]: ...
-    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]: ...
-    def determinize(self, rng: Rng) -> Any: ...
-
-
 class Observation:
     """What one seat may know now; the same shape in-process, as a server seat and over TCP.
 
@@ -115,57 +97,56 @@ class Observation:
     * ``determinize(rng)``: an engine game consistent with everything the seat has seen.
 
     The values are computed when first asked (a policy that never asks pays nothing).
-    An observation reads them from its :class:`SeatSource` (the SDK's received messages);
-    the in-process driver's observation is a subclass that answers them itself
-    (:class:`pidor.driver.TableSeat`).
+    This class names the surface; a seat's observation is one of its two subclasses: the
+    in-process driver's (:class:`pidor.driver.TableSeat`) and the SDK's, built from the
+    messages the client received (:class:`pidor.bots.remote.RemoteSeat`).
     """
 
-    __slots__ = ("seat", "game", "players", "rules", "_src")
+    __slots__ = ("seat", "game", "players", "rules")
 
-    def __init__(self, seat: int, rules: dict, source: SeatSource | None) -> None:
+    def __init__(self, seat: int, rules: dict) -> None:
         self.seat = seat
         self.rules = rules
         self.game = rules["game"]
         self.players = rules["players"]
-        self._src = source
 
     @property
     def view(self) -> dict:
-        return self._src.view()
+        raise NotImplementedError
 
     @property
     def events(self) -> list[dict]:
-        return self._src.events()
+        raise NotImplementedError
 
     @property
     def honest(self) -> list[dict]:
-        return self._src.honest()
+        raise NotImplementedError
 
     @property
     def may_cheat(self) -> bool:
-        return self._src.may_cheat()
+        raise NotImplementedError
 
     @property
     def may_wait(self) -> bool:
-        return self._src.may_wait()
+        raise NotImplementedError
 
     @property
     def window(self) -> dict | None:
-        return self._src.window()
+        raise NotImplementedError
 
     @property
     def court(self) -> dict | None:
-        return self._src.court()
+        raise NotImplementedError
 
     @property
     def mark(self) -> int | None:
-        return self._src.mark()
+        raise NotImplementedError
 
     def actions(self) -> list[dict]:
-        return self._src.actions()
+        raise NotImplementedError
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
-        return self._src.visible_violations(seat, action)
+        raise NotImplementedError
 
     def determinize(self, rng: Rng) -> Any:
-        return self._src.determinize(rng)
+        raise NotImplementedError

@@ -26,38 +26,48 @@ from .specs import make_policy
 __all__ = ["PolicyBot", "RemoteSeat"]
 
 
-class RemoteSeat:
-    """What the client's seat knows (a :class:`~pidor.bots.policy.SeatSource`)."""
+class RemoteSeat(Observation):
+    """The observation of the client's seat, from what the client received: its knowledge
+    (snapshots and events), the ``turn`` being answered, the window or court answered."""
 
-    def __init__(self, bot: "PolicyBot", knowledge: Knowledge) -> None:
+    def __init__(self, bot: "PolicyBot", seat: int, rules: dict) -> None:
+        super().__init__(seat, rules)
         self._bot = bot
-        self.knowledge = knowledge
+        self.knowledge = Knowledge(seat, rules)
         self.options: list[dict] = []  # the turn being answered
         self.window_event: dict | None = None
         self.court_event: dict | None = None
 
+    @property
     def view(self) -> dict:
         belief = self.knowledge.belief()
-        return belief.view(self.knowledge.seat) if belief is not None else self._bot.state.view or {}
+        return belief.view(self.seat) if belief is not None else self._bot.state.view or {}
 
+    @property
     def events(self) -> list[dict]:
         return self.knowledge.events()
 
+    @property
     def honest(self) -> list[dict]:
         return self.options
 
+    @property
     def may_cheat(self) -> bool:
-        return self.knowledge.seat not in (self._bot.state.status.get("honest_only") or ())
+        return self.seat not in (self._bot.state.status.get("honest_only") or ())
 
+    @property
     def may_wait(self) -> bool:
         return self.knowledge.may_wait()
 
+    @property
     def window(self) -> dict | None:
         return self.window_event
 
+    @property
     def court(self) -> dict | None:
         return self.court_event
 
+    @property
     def mark(self) -> int | None:
         return self._bot.state.status.get("mark")
 
@@ -80,8 +90,7 @@ class PolicyBot(Bot):
         self._spec = policy
         self._seed = seed
         self.policy: Policy | None = policy if isinstance(policy, Policy) else None
-        self._seat: RemoteSeat | None = None
-        self._obs: Observation | None = None
+        self._seat: RemoteSeat | None = None  # the seat's observation
         self._new_game = True  # until a snapshot of the game has come
         self._fed: int | None = None  # the seq of the last event fed to the knowledge
         self._gap = False  # an event was missed: the knowledge waits for a snapshot
@@ -98,18 +107,17 @@ class PolicyBot(Bot):
         if self._seat is not None and not self._new_game and not self._gap:
             self._seat.knowledge.feed([event])
             if type(self.policy).observe is not Policy.observe:
-                self.policy.observe(self._obs, event)
+                self.policy.observe(self._seat, event)
 
     def on_snapshot(self, snapshot: dict) -> None:
         st = self.state
         seat, rules = st.seat, (st.info or {}).get("options")
         if seat is None or rules is None or st.view is None:
             return
-        if self._seat is None or self._seat.knowledge.seat != seat:
+        if self._seat is None or self._seat.seat != seat:
             if self.policy is None or self.policy.seat != seat:
                 self.policy = self._spec if isinstance(self._spec, Policy) else make_policy(self._spec, seat, self._seed)
-            self._seat = RemoteSeat(self, Knowledge(seat, rules))
-            self._obs = Observation(seat, rules, self._seat)
+            self._seat = RemoteSeat(self, seat, rules)
             self._new_game = True
         knowledge = self._seat.knowledge
         # A snapshot after an undo shows what the belief already holds; one after a gap,
@@ -123,26 +131,26 @@ class PolicyBot(Bot):
     # -- decisions --
 
     def on_turn(self, options: list[dict], turn: dict) -> dict | None:
-        if self._obs is None:
+        if self._seat is None:
             return None
         self._seat.options = options
         self._seat.window_event = self._seat.court_event = None
-        action = self.policy.act(self._obs)
+        action = self.policy.act(self._seat)
         if action is not None:
             self._seat.knowledge.sent(action)
         return action
 
     def on_window(self, event: dict) -> bool:
-        if self._obs is None:
+        if self._seat is None:
             return False
         self._seat.options, self._seat.window_event, self._seat.court_event = [], event, None
-        return bool(self.policy.call(self._obs))
+        return bool(self.policy.call(self._seat))
 
     def on_court(self, event: dict) -> bool | None:
-        if self._obs is None:
+        if self._seat is None:
             return None
         self._seat.options, self._seat.window_event, self._seat.court_event = [], None, event
-        return self.policy.vote(self._obs)
+        return self.policy.vote(self._seat)
 
     def on_error(self, error: ServerError) -> None:
         if (error.request or {}).get("type") == "act" and self._seat is not None:
