@@ -104,6 +104,10 @@ class WireActions(SequenceABC):
         return None
 
 
+#: No options (shared: an empty list has nothing to convert or hand out).
+_NO_ACTIONS = WireActions([], None)
+
+
 class TableSeat(Observation):
     """The :class:`~pidor.bots.policy.Observation` of one seat at an in-process table (its
     own source: no second hop on the hot path): the table's own answers for that seat (its
@@ -143,7 +147,7 @@ class TableSeat(Observation):
             table = self._table
             game = table.game
             actions = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
-            honest = self._honest = WireActions(actions, game.action_data)
+            honest = self._honest = WireActions(actions, game.action_data) if actions else _NO_ACTIONS
         return honest
 
     @property

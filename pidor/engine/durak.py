@@ -636,7 +636,7 @@ class DurakGame(DurakState, Game):
         from the attacker when several leave together). V6: in team play his place is
         played by his next partner clockwise still in the game (``partner`` in the event)."""
         n, a, out, hands = self.players, self.attacker, self.out, self.hands
-        if all(hands[s] or out[s] for s in range(n)):  # (after most actions: nobody leaves)
+        if [] not in hands:  # (after most actions: nobody leaves)
             return
         left = []
         for i in range(n):

@@ -172,8 +172,9 @@ class PidorGame(DealPhase, TrickPlay, Game):
         return tuple(_CHECK[action[0]](self, seat, *action[1:]))
 
     def is_callable(self, action: Action) -> bool:
-        # P10: a payment is not a move to call. (Malformed actions are refused by apply().)
-        return not (isinstance(action, (tuple, list)) and len(action) > 0 and action[0] == "give")
+        # P10: a payment is not a move to call. (Asked of well-formed actions only: the table
+        # checks an action first, and the driver's come from the game's own lists.)
+        return action[0] != "give"
 
     def rule_in_force(self, seat: int) -> str:
         phase = self.phase

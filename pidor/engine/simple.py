@@ -157,12 +157,15 @@ class SimpleGame(DurakGame):
         by_rank: dict[int, list[int]] = {}
         for c in hand:
             by_rank.setdefault(c % 13, []).append(c)
+        if len(by_rank) == len(hand):  # no two cards of one rank: single cards only
+            return [] if variant == "pairs" else [("lead", (c,)) for c in hand]
         pairs = [p for cs in by_rank.values() if len(cs) > 1 for p in combinations(cs, 2)]
         found: set[tuple] = set()
         if variant != "pairs":
             found.update((c,) for c in hand)
-            if limit >= 3:
-                found.update(tuple(sorted((*p, c))) for p in pairs for c in hand if c not in p)
+            if limit >= 3:  # a pair and a third card, the three in ascending order
+                found.update((c, a, b) if c < a else (a, c, b) if c < b else (a, b, c)
+                             for a, b in pairs for c in hand if c != a and c != b)
         if variant != "partial" and limit >= 2:
             found.update(pairs)
         if variant == "partial" and limit >= 5:

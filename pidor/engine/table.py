@@ -334,7 +334,8 @@ class Table:
                                      snapshot, mark_before)
                 events.append({"type": "window", "seat": seat, "owing": owing[:], "deadline": deadline})
                 return events
-        return events + self._settle(now)
+        events += self._settle(now)
+        return events
 
     def answer(self, seat: int, call: bool, now: float = 0.0) -> list[Event]:
         """``call`` («пидор!») or ``pass`` on the action in the open window (T2, T3)."""
