@@ -207,7 +207,7 @@ class Driver:
     the table refused."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
-                 "public", "_listeners", "_local", "_calling")
+                 "public", "_listeners", "_local", "_calling", "_silent")
 
     def __init__(
         self,
@@ -238,6 +238,10 @@ class Driver:
         # table answers one seat at a time and checks every action).
         self._local = callable(getattr(type(table), "passes", None))
         self._calling: tuple[Any, int] | None = None  # (window, seat): a call decided, not yet made
+        # A fixed list of policies, none of which ever calls, at a table that takes a
+        # window's passes in one call: every window is passed at once, nobody asked.
+        self._silent = (self._local and self._listeners is not None
+                        and not any(p is None or p.may_call() for p in policies))
         if table.game is not None:
             self._restart([])
 
@@ -389,6 +393,8 @@ class Driver:
         caller = None
         if self._calling is not None and self._calling[0] is window:
             caller = self._calling[1]
+        elif self._silent:
+            passed = table.waiting_answers()
         else:
             for seat in table.waiting_answers():
                 policy = policies[seat]

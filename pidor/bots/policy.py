@@ -65,6 +65,12 @@ class Policy:
         """``True`` to call («пидор!») the action in ``obs.window``; ``False`` passes (T3)."""
         return False
 
+    def may_call(self) -> bool:
+        """Whether :meth:`call` can ever answer ``True`` (by default: whether the class
+        overrides it). A table of policies that never call has its windows passed at once,
+        without asking them (the in-process driver's fast path)."""
+        return type(self).call is not Policy.call
+
     def vote(self, obs: "Observation") -> bool | None:
         """In the court ``obs.court``: ``True`` «пидор» (guilty), ``False`` «чист», ``None``
         abstains (T4)."""

@@ -47,5 +47,9 @@ class RandomBot(Policy):
         p = self.attention if obs.visible_violations(window["seat"], window["action"]) else self.false_call
         return bool(p) and self.rng.random() < p
 
+    def may_call(self) -> bool:
+        # (A subclass that overrides call decides for itself.)
+        return bool(self.attention or self.false_call) or type(self).call is not RandomBot.call
+
     def vote(self, obs: Observation) -> bool:
         return not (self.acquit and self.rng.random() < self.acquit)
