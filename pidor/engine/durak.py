@@ -201,7 +201,7 @@ class DurakGame(DurakState, Game):
         return bool(self.attack) and -1 not in self.cover and not self._waiting()
 
     def _ranks(self) -> set[int]:
-        return {c % 13 for c in self.attack} | {c % 13 for c in self.cover if c >= 0}
+        return {c % 13 for c in self.attack + self.cover if c >= 0}
 
     # --- queries ------------------------------------------------------------
 
