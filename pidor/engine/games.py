@@ -18,12 +18,19 @@ _WHERE = {
 GAME_IDS = tuple(_WHERE)
 
 
+#: The classes imported so far (every table, seat and belief asks for one: once is enough).
+_LOADED: dict[str, type[Game]] = {}
+
+
 def game_class(name: str) -> type[Game]:
-    try:
-        module, cls = _WHERE[name]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAME_IDS)}") from None
-    return getattr(import_module(f".{module}", __package__), cls)
+    cls = _LOADED.get(name)
+    if cls is None:
+        try:
+            module, cls_name = _WHERE[name]
+        except KeyError:
+            raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAME_IDS)}") from None
+        cls = _LOADED[name] = getattr(import_module(f".{module}", __package__), cls_name)
+    return cls
 
 
 def engine_class(name: str, engine: str) -> type[Game]:
