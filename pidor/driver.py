@@ -388,13 +388,14 @@ class Driver:
         calls; returns the calls made. Each policy is asked once: a call decided when the
         budget ran out is made at the next :meth:`play`."""
         table, policies, seats = self.table, self.policies, self.seats
+        if self._silent:  # nobody would call: everyone passes at once
+            self._made(table.passes(table.waiting_answers(), now))
+            return 1
         calls = 0
         passed: list[int] = []
         caller = None
         if self._calling is not None and self._calling[0] is window:
             caller = self._calling[1]
-        elif self._silent:
-            passed = table.waiting_answers()
         else:
             for seat in table.waiting_answers():
                 policy = policies[seat]
