@@ -11,7 +11,8 @@
   over the games);
 * where an external game's time goes: CPU ms per game of the runner's process (the match
   runner and its local server) and of the bots' processes, each split into user and
-  system time, and the frames and bytes per game each way (counted by the bots, which the
+  system time, with how often they waited (voluntary context switches), and the frames and
+  bytes per game each way (counted by the bots, which the
   runner stops with SIGTERM at the end: ``random_bot.py --stats``).
 
 Every figure is given twice: by the wall clock, and by **CPU time** (this process and its
@@ -48,16 +49,18 @@ BOT = (f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{p
 TRAFFIC = re.compile(r"traffic: received (\d+) frames \((\d+) bytes\), sent (\d+) frames \((\d+) bytes\)")
 
 
-def _cpu() -> tuple[tuple[float, float], tuple[float, float]]:
-    """CPU seconds so far, user and system: this process, and its children that have ended."""
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (me.ru_utime, me.ru_stime), (kids.ru_utime, kids.ru_stime)
+def _usage() -> tuple[resource.struct_rusage, resource.struct_rusage]:
+    """Resources used so far: by this process, and by its children that have ended."""
+    return resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 
 
-def _ms(before: tuple[float, float], after: tuple[float, float], games: int) -> dict:
-    user, system = after[0] - before[0], after[1] - before[1]
+def _per_game(before: resource.struct_rusage, after: resource.struct_rusage, games: int) -> dict:
+    """CPU ms per game, user and system, and the times per game the process(es) went to
+    sleep waiting (voluntary context switches: for a bot, one per burst of frames it waits for)."""
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     return {"total": round(1000 * (user + system) / games, 1), "user": round(1000 * user / games, 1),
-            "system": round(1000 * system / games, 1)}
+            "system": round(1000 * system / games, 1),
+            "waits": round((after.ru_nvcsw - before.ru_nvcsw) / games, 1)}
 
 
 def traffic(stderr_dir: str, games: int) -> dict:
@@ -75,19 +78,19 @@ def traffic(stderr_dir: str, games: int) -> dict:
 def measure(games: int, **kwargs) -> dict:
     """Games per second by the wall clock and per CPU-second; CPU ms per game (here: the
     runner and its server; children: workers or bots) and the actions played."""
-    me0, kids0 = _cpu()
+    me0, kids0 = _usage()
     t0 = time.perf_counter()
     r = run_match("pidor", 4, games, seed="bench", **kwargs)
     wall = time.perf_counter() - t0
-    me1, kids1 = _cpu()
+    me1, kids1 = _usage()
     assert r.summary["games"] == games
-    here, kids = _ms(me0, me1, games), _ms(kids0, kids1, games)
+    here, kids = _per_game(me0, me1, games), _per_game(kids0, kids1, games)
     out = {"games_per_s": round(games / wall, 1), "games_per_cpu_s": round(1000 / (here["total"] + kids["total"]), 1),
            "cpu_ms_per_game": {"runner": here["total"], "children": kids["total"]},
            "actions_per_game": round(r.summary["actions"] / games, 1),
            "forfeits": dict(Counter(f["reason"] for x in r.records for f in x["forfeits"]))}
     if "stderr_dir" in kwargs:
-        out["processes"] = {"runner_and_server_cpu_ms": here, "bots_cpu_ms": kids}
+        out["processes"] = {"runner_and_server": here, "bots": kids}
         out["traffic_per_game"] = traffic(kwargs["stderr_dir"], games)
     return out
 
@@ -138,10 +141,10 @@ def main() -> None:
               f"{m['actions_per_game']} actions a game; forfeits: {m['forfeits'] or 'none'})")
         if "processes" in m:
             p, t = m["processes"], m["traffic_per_game"]
-            print(f"  CPU ms per game by process: runner and server {p['runner_and_server_cpu_ms']['total']} "
-                  f"(user {p['runner_and_server_cpu_ms']['user']}, system {p['runner_and_server_cpu_ms']['system']}), "
-                  f"the 4 bots {p['bots_cpu_ms']['total']} (user {p['bots_cpu_ms']['user']}, "
-                  f"system {p['bots_cpu_ms']['system']})")
+            for who, label in (("runner_and_server", "the runner and its server"), ("bots", "the 4 bots")):
+                q = p[who]
+                print(f"  {label}: {q['total']} CPU ms per game (user {q['user']}, system {q['system']}), "
+                      f"{q['waits']} waits per game")
             print(f"  per game: {t['frames_to_bots']} frames ({t['bytes_to_bots']} bytes) to the bots, "
                   f"{t['frames_from_bots']} frames ({t['bytes_from_bots']} bytes) from them")
     if "speedup_c2" in out:

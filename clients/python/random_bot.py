@@ -118,7 +118,10 @@ def main(argv=None, out=print) -> int:
     args = parse_args(argv)
     client = Client(args.host, args.port, args.name, args.token)
     if args.stats:  # a match runner stops a bot that stays seated with SIGTERM: end as on any exit
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        try:
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        except ValueError:  # main() called in another thread than the main one: no signal to catch
+            pass
     deal_seed = None if args.seed_hex is None else args.seed_hex.lower()
     if args.policy is None:
         bot = RandomBot(args.seed, out, deal_seed)
