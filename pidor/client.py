@@ -155,6 +155,9 @@ def _check(value, depth: int, local: bool) -> None:
         raise ProtocolError("bad_frame", f"cannot send a {type(value).__name__}", local=local)
 
 
+_LENGTH = struct.Struct(">I")  # a frame's length prefix
+
+
 def encode(msg: dict) -> bytes:
     """One frame: the 4-byte big-endian length and the msgpack map."""
     if not isinstance(msg, dict):
@@ -163,7 +166,7 @@ def encode(msg: dict) -> bytes:
     body = msgpack.packb(msg, use_bin_type=True)
     if len(body) > MAX_FRAME:
         raise ProtocolError("frame_too_large", f"a body of {len(body)} bytes; the limit is {MAX_FRAME}", local=True)
-    return struct.pack(">I", len(body)) + body
+    return _LENGTH.pack(len(body)) + body
 
 
 def _check_received(value, depth: int) -> None:
@@ -329,7 +332,7 @@ class Connection:
         buf, pos = self._buf, self._pos
         if len(buf) - pos < 4:
             return None
-        n = int.from_bytes(buf[pos:pos + 4], "big")
+        (n,) = _LENGTH.unpack_from(buf, pos)
         if n > MAX_FRAME:
             raise ProtocolError("frame_too_large", f"a frame of {n} bytes announced; the limit is {MAX_FRAME}")
         end = pos + 4 + n
@@ -828,20 +831,24 @@ class Bot:
         self._started = None  # the table's game count when we sent start
         first = len(self.results)
         done = 0
+        kind = None  # of the last message (an event or a turn leaves the table's info as it was)
         while games is None or done < games:
             try:
-                self._maybe_start(start, games, done)
+                if kind not in ("event", "turn"):
+                    self._maybe_start(start, games, done)
                 idle = time.monotonic() - client.last_sent
                 msg = client.receive(timeout=max(0.0, self.ping_every - idle))
                 if msg is None:
                     client.post("ping")
                     continue
+                kind = msg.get("type")
                 done += self._dispatch(msg)
             except ConnectionClosed as e:
                 if reconnect <= 0 or (e.error is not None and e.error.code in FINAL_ERRORS):
                     raise
                 reconnect -= 1
                 self._pending, self._resyncing, self._acted_seq = None, False, None
+                kind = None
                 client.reconnect()
         return self.results[first:]
 
