@@ -305,7 +305,8 @@ class Connection:
                 raise ConnectionClosed("the server closed the connection")
             if deadline is not None:
                 left = deadline - time.monotonic()
-                if not (self._stepped and left >= WAIT_STEP) and not select.select([self.sock], [], [], max(0.0, left))[0]:
+                near = not (self._stepped and left >= WAIT_STEP)  # (a far one: recv waits, a step at most)
+                if near and not select.select([self.sock], [], [], max(0.0, left))[0]:
                     return None
             self._read()
             msg = self._next()

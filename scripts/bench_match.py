@@ -104,7 +104,8 @@ def external(games: int, concurrency: int) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=400, help="in-process games per measurement")
-    ap.add_argument("--external-games", type=int, default=200, help="games with external bots")
+    ap.add_argument("--external-games", type=int, default=200,
+                    help="games with external bots at concurrency 4 (half as many at concurrency 1)")
     ap.add_argument("--part", choices=["inprocess", "external"],
                     help="measure only this part (default: both, and the overhead per external game)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
