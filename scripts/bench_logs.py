@@ -54,13 +54,14 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def verify_cli(paths: list[str]) -> None:
-    """``pidor verify`` on ``paths`` in a child process (one worker)."""
+def verify_cli(paths: list[str], code: Path = ROOT) -> None:
+    """``pidor verify`` on ``paths`` in a child process (one worker), running the ``pidor``
+    package of the checkout ``code``."""
     done = subprocess.run([sys.executable, "-m", "pidor.cli", "verify", *paths], capture_output=True,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])},
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")])},
                           check=False)
     if done.returncode != 0:
-        raise SystemExit(f"pidor verify failed on the bench logs: {done.stderr.decode()[-500:]}")
+        raise SystemExit(f"pidor verify ({code}) failed on the bench logs: {done.stderr.decode()[-500:]}")
 
 
 def best(fn, repeat: int, clock: str) -> float:
