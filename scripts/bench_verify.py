@@ -12,7 +12,8 @@ the next run). ``--code DIR`` (repeatable) names checkouts whose ``pidor`` packa
 them, for an A/B comparison on the same logs in the same minutes: the runs are interleaved
 (each repeat measures every set with every checkout) and the ratios to the first one are
 printed. Each figure is the best of ``--repeat`` runs; time is the child's CPU time by
-default (``--clock cpu``: the machine is shared).
+default (``--clock cpu``: the machine is shared). The child starts from compiled modules,
+as an installed ``pidor`` does (``bench_logs.PYCACHE``).
 
     .venv/bin/python scripts/bench_verify.py [--games 100] [--repeat 3] [--code DIR]... [--logs DIR] [--json]
 """
@@ -50,6 +51,8 @@ def measure(root: Path, args: argparse.Namespace) -> dict:
             raise SystemExit(f"--code {code}: not a pidor checkout (no pidor/cli.py)")
     sets = {f"{game}/{bots}": log_set(root, game, bots, args.games) for game, bots in GOALS}
     clock = CLOCKS["child-" + args.clock]
+    for code in codes:  # compile each checkout's modules once, before any measurement
+        verify_cli(next(iter(sets.values()))[:1], code)
     best: dict[tuple[str, Path], float] = {}
     for _ in range(args.repeat):
         for key, paths in sets.items():
