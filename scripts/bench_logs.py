@@ -66,8 +66,9 @@ def verify_cli(paths: list[str], code: Path = ROOT) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = os.pathsep.join([str(code), os.environ.get("PYTHONPATH", "")])
     env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
+    # (cwd: ``-m`` puts the current directory first on the path, before PYTHONPATH)
     done = subprocess.run([sys.executable, "-m", "pidor.cli", "verify", *paths], capture_output=True, env=env,
-                          check=False)
+                          cwd=code, check=False)
     if done.returncode != 0:
         raise SystemExit(f"pidor verify ({code}) failed on the bench logs: {done.stderr.decode()[-500:]}")
 

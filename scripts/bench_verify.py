@@ -38,7 +38,7 @@ GOALS = {("pidor", "honest"): 400, ("pidor", "cheaty"): 250, ("podkidnoy", "hone
 def log_set(root: Path, game: str, bots: str, games: int) -> list[str]:
     """The paths of ``games`` logs of ``game`` played by ``bots``, played now unless a
     previous run left them in ``root``."""
-    folder = root / f"{game}-{bots}-{games}"
+    folder = root.resolve() / f"{game}-{bots}-{games}"
     if not folder.is_dir() or len(list(folder.iterdir())) != games:
         run_match(game, 4, games, seed="bench", specs=SPECS[bots], logs=folder)
     return [str(p) for p in sorted(folder.iterdir())]
