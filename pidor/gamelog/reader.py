@@ -10,7 +10,6 @@ import os
 from pathlib import Path
 
 from .format import LogFile, read_msgpack
-from .jsonl import read_jsonl
 
 __all__ = ["read_log", "sniff", "looks_like_jsonl"]
 
@@ -20,6 +19,8 @@ def read_log(source: str | os.PathLike | bytes) -> LogFile:
     Raises ``OSError`` when a path cannot be read; bad content is reported in ``problem``."""
     data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
     if looks_like_jsonl(data):
+        from .jsonl import read_jsonl  # (here: a binary log is read without json)
+
         return read_jsonl(data)
     return read_msgpack(bytes(data))
 
