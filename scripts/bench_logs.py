@@ -8,8 +8,9 @@
   as ``pidor verify`` does (``verify_data``); and, for comparison, the engine alone
   re-running the same inputs (the floor);
 * ``cli``: the same logs verified by the ``pidor verify`` command in a child process, from
-  the files, one process (its start and imports included; with ``--clock cpu`` the child's
-  CPU time).
+  the files, one process (its start and imports included, from compiled modules: see
+  ``PYCACHE``; with ``--clock cpu`` the child's CPU time). ``bench_verify.py`` measures the
+  issue-11 goals this way, on 100 logs, and compares checkouts.
 
 Goals (issue 11): ≥ 400 verified honest «пидор» games/s, ≥ 250 of cheating, calling bots
 (``cheat=0.3,attention=0.6,false_call=0.05`` on every seat), ≥ 800 durak games/s.
