@@ -118,6 +118,7 @@ class Seat:
         self.stream = stream
         self.think = think  # mean seconds before each act (0: at once); needs ``nursery``
         self.nursery = nursery
+        self.choice: dict | None = None  # a paced seat's act, chosen from the latest turn
         self.stats = stats
         self.rng = rng
         self.table_no = table_no
@@ -154,10 +155,11 @@ class Seat:
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     pass  # the server closed the connection: the reader ends
 
-    async def act_later(self, act: dict) -> None:
-        """A paced seat: think 0.5..1.5 × ``think`` seconds (uniform), then act; the
-        round trip counts from the send."""
+    async def act_later(self) -> None:
+        """A paced seat: think 0.5..1.5 × ``think`` seconds (uniform), then act on the
+        latest turn; the round trip counts from the send."""
         await trio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        act, self.choice = self.choice, None
         if not self.stop:
             self.act(act, time.perf_counter())
             await self.flush()
@@ -217,10 +219,12 @@ class Seat:
             if self.stop or not msg["options"]:
                 return
             act = {"type": "act", "action": self.rng.choice(msg["options"]), "seq": self.seq}
-            if self.think:
-                self.nursery.start_soon(self.act_later, act)
-            else:
+            if not self.think:
                 self.act(act, time.perf_counter())
+            else:  # one act per think: a turn that comes meanwhile replaces its choice
+                if self.choice is None:
+                    self.nursery.start_soon(self.act_later)
+                self.choice = act
         elif kind == "event":
             e = msg["event"]
             t = e["type"]
