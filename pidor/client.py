@@ -24,6 +24,7 @@ import math
 import select
 import socket
 import struct
+import sys
 import time
 
 import msgpack
@@ -31,7 +32,7 @@ import msgpack
 __all__ = [
     "GAME_REQUESTS", "MAX_ARRAY", "MAX_BIN", "MAX_DEPTH", "MAX_FRAME", "MAX_MAP", "MAX_STR", "PROTOCOL_VERSION",
     "Bot", "Client", "Connection", "ConnectionClosed", "PidorError", "ProtocolError",
-    "ServerError", "TableClosed", "TableState", "decode_body", "encode",
+    "ServerError", "TableClosed", "TableState", "Traffic", "decode_body", "encode",
 ]
 
 PROTOCOL_VERSION = "pidor/2"
@@ -154,6 +155,9 @@ def _check(value, depth: int, local: bool) -> None:
         raise ProtocolError("bad_frame", f"cannot send a {type(value).__name__}", local=local)
 
 
+_LENGTH = struct.Struct(">I")  # a frame's length prefix
+
+
 def encode(msg: dict) -> bytes:
     """One frame: the 4-byte big-endian length and the msgpack map."""
     if not isinstance(msg, dict):
@@ -162,19 +166,61 @@ def encode(msg: dict) -> bytes:
     body = msgpack.packb(msg, use_bin_type=True)
     if len(body) > MAX_FRAME:
         raise ProtocolError("frame_too_large", f"a body of {len(body)} bytes; the limit is {MAX_FRAME}", local=True)
-    return struct.pack(">I", len(body)) + body
+    return _LENGTH.pack(len(body)) + body
 
 
-def decode_body(body: bytes) -> dict:
-    """Decode one frame's body, refusing what §1 forbids (raises :class:`ProtocolError`)."""
+def _check_received(value, depth: int) -> None:
+    """What msgpack's own limits leave to check in a decoded message (§1): string map keys,
+    the nesting depth and finite floats. Only containers are descended into (decoding
+    already capped every length), so a message costs a call per map or array."""
+    if depth > MAX_DEPTH:
+        raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}")
+    if type(value) is dict:
+        for k, v in value.items():
+            if type(k) is not str:
+                raise ProtocolError("bad_frame", f"a map key is not a string: {k!r}")
+            t = type(v)
+            if t is dict or t is list:
+                _check_received(v, depth + 1)
+            elif t is float and not math.isfinite(v):
+                raise ProtocolError("bad_frame", "NaN and infinite floats are not allowed")
+    else:
+        for v in value:
+            t = type(v)
+            if t is dict or t is list:
+                _check_received(v, depth + 1)
+            elif t is float and not math.isfinite(v):
+                raise ProtocolError("bad_frame", "NaN and infinite floats are not allowed")
+
+
+#: msgpack's options for a frame's body: its own checks of §1's limits
+_UNPACK = dict(raw=False, strict_map_key=False, use_list=True, ext_hook=_no_ext, max_str_len=MAX_STR,
+               max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY, max_map_len=MAX_MAP)
+
+
+def _unpacker() -> msgpack.Unpacker:
+    return msgpack.Unpacker(max_buffer_size=MAX_FRAME, **_UNPACK)
+
+
+def decode_body(body: bytes, unpacker: msgpack.Unpacker | None = None) -> dict:
+    """Decode one frame's body, refusing what §1 forbids (raises :class:`ProtocolError`).
+    A :class:`Connection` passes its own ``unpacker`` (one for all its frames costs less
+    than a call of ``unpackb`` per frame); after a refusal it is spent."""
     try:
-        msg = msgpack.unpackb(body, raw=False, strict_map_key=False, use_list=True, ext_hook=_no_ext,
-                              max_str_len=MAX_STR, max_bin_len=MAX_BIN, max_array_len=MAX_ARRAY,
-                              max_map_len=MAX_MAP)
+        if unpacker is None:
+            msg = msgpack.unpackb(body, **_UNPACK)
+        else:
+            start = unpacker.tell()
+            unpacker.feed(body)
+            msg = unpacker.unpack()
+            if unpacker.tell() - start != len(body):
+                raise msgpack.ExtraData(msg, b"")
     except _Ext:
         raise ProtocolError("bad_frame", "ext types are not allowed") from None
     except msgpack.ExtraData:
         raise ProtocolError("bad_frame", "bytes after the map") from None
+    except msgpack.OutOfData:
+        raise ProtocolError("bad_frame", "not msgpack: the value ends before the frame") from None
     except UnicodeDecodeError:
         raise ProtocolError("bad_frame", "a string is not valid UTF-8") from None
     except msgpack.StackError:
@@ -185,27 +231,59 @@ def decode_body(body: bytes) -> dict:
         raise ProtocolError("bad_frame", f"not msgpack: {e or type(e).__name__}") from None
     except Exception as e:  # noqa: BLE001  (anything else msgpack may raise on garbage)
         raise ProtocolError("bad_frame", f"not msgpack: {e or type(e).__name__}") from None
-    if not isinstance(msg, dict):
+    if type(msg) is not dict:
         raise ProtocolError("bad_frame", f"the body is not a map but a {type(msg).__name__}")
-    _check(msg, 1, False)
+    _check_received(msg, 1)
     return msg
+
+
+#: The longest a ``recv`` blocks (``SO_RCVTIMEO``, where a socket can be told so): a wait
+#: with a deadline further off than this is then one system call per message that comes,
+#: rather than a ``select`` and a ``recv``.
+WAIT_STEP = 1
+_WAIT_STEP_OPTION = None if sys.platform == "win32" else struct.pack("ll", WAIT_STEP, 0)  # a struct timeval
+
+
+class Traffic:
+    """Frames and bytes each way (length prefixes included), over one or more connections."""
+
+    __slots__ = ("frames_in", "bytes_in", "frames_out", "bytes_out")
+
+    def __init__(self) -> None:
+        self.frames_in = self.bytes_in = self.frames_out = self.bytes_out = 0
+
+    def __str__(self) -> str:
+        return (f"received {self.frames_in} frames ({self.bytes_in} bytes), "
+                f"sent {self.frames_out} frames ({self.bytes_out} bytes)")
 
 
 class Connection:
     """Frames over one blocking socket. ``send`` may be called from another thread than
-    ``receive`` (the socket's own timeout is never changed; waiting uses ``select``)."""
+    ``receive`` (the socket's own timeout is never changed; a wait with a deadline blocks
+    in ``recv`` for at most :data:`WAIT_STEP` seconds at a time, or uses ``select``).
+    ``traffic`` counts the frames each way."""
 
-    def __init__(self, sock: socket.socket) -> None:
+    def __init__(self, sock: socket.socket, traffic: Traffic | None = None) -> None:
         self.sock = sock
         self._buf = bytearray()
+        self._pos = 0  # where the next frame in ``_buf`` starts
+        self._unpacker = _unpacker()
         self.eof = False
+        self.traffic = Traffic() if traffic is None else traffic
+        self._stepped = False  # recv blocks for WAIT_STEP seconds at most
+        if _WAIT_STEP_OPTION is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVTIMEO, _WAIT_STEP_OPTION)
+                self._stepped = True
+            except OSError:
+                pass
 
     @classmethod
-    def open(cls, host: str, port: int, timeout: float = 10.0) -> Connection:
+    def open(cls, host: str, port: int, timeout: float = 10.0, traffic: Traffic | None = None) -> Connection:
         sock = socket.create_connection((host, port), timeout=timeout)
         sock.settimeout(None)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return cls(sock)
+        return cls(sock, traffic)
 
     def send(self, msg: dict) -> None:
         frame = encode(msg)
@@ -213,41 +291,62 @@ class Connection:
             self.sock.sendall(frame)
         except OSError as e:
             raise ConnectionClosed(f"cannot send: {e}") from None
+        self.traffic.frames_out += 1
+        self.traffic.bytes_out += len(frame)
 
     def receive(self, timeout: float | None = None) -> dict | None:
         """The next message; ``None`` if none arrived within ``timeout`` seconds."""
+        msg = self._next()  # (a frame read with an earlier one: no clock, no system call)
+        if msg is not None:
+            return msg
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            msg = self._next()
-            if msg is not None:
-                return msg
             if self.eof:
                 raise ConnectionClosed("the server closed the connection")
             if deadline is not None:
-                left = max(0.0, deadline - time.monotonic())
-                if not select.select([self.sock], [], [], left)[0]:
+                left = deadline - time.monotonic()
+                near = not (self._stepped and left >= WAIT_STEP)  # (a far one: recv waits, a step at most)
+                if near and not select.select([self.sock], [], [], max(0.0, left))[0]:
                     return None
-            try:
-                data = self.sock.recv(65536)
-            except OSError as e:
-                raise ConnectionClosed(f"connection lost: {e}") from None
-            if not data:
-                self.eof = True
-                if self._buf:
-                    raise ConnectionClosed(f"the server closed the connection inside a frame ({len(self._buf)} bytes left)")
-            self._buf += data
+            self._read()
+            msg = self._next()
+            if msg is not None:
+                return msg
+
+    def _read(self) -> None:
+        try:
+            data = self.sock.recv(65536)
+        except BlockingIOError:  # WAIT_STEP went by without a byte
+            return
+        except OSError as e:
+            raise ConnectionClosed(f"connection lost: {e}") from None
+        if self._pos:
+            del self._buf[:self._pos]
+            self._pos = 0
+        if not data:
+            self.eof = True
+            if self._buf:
+                raise ConnectionClosed(f"the server closed the connection inside a frame ({len(self._buf)} bytes left)")
+        self._buf += data
 
     def _next(self) -> dict | None:
-        if len(self._buf) < 4:
+        buf, pos = self._buf, self._pos
+        if len(buf) - pos < 4:
             return None
-        (n,) = struct.unpack(">I", self._buf[:4])
+        (n,) = _LENGTH.unpack_from(buf, pos)
         if n > MAX_FRAME:
             raise ProtocolError("frame_too_large", f"a frame of {n} bytes announced; the limit is {MAX_FRAME}")
-        if len(self._buf) < 4 + n:
+        end = pos + 4 + n
+        if len(buf) < end:
             return None
-        body = bytes(self._buf[4:4 + n])
-        del self._buf[:4 + n]
-        return decode_body(body)
+        self._pos = end
+        self.traffic.frames_in += 1
+        self.traffic.bytes_in += 4 + n
+        try:
+            return decode_body(buf[pos + 4:end], self._unpacker)
+        except ProtocolError:
+            self._unpacker = _unpacker()
+            raise
 
     def close(self) -> None:
         try:
@@ -402,6 +501,7 @@ class Client:
         self.host, self.port, self.name, self.token = host, port, name, token
         self.timeout = timeout  # for connecting and for each blocking request's reply
         self.conn: Connection | None = None
+        self.traffic = Traffic()  # over every connection of this client
         self.state = TableState()
         self.player: int | None = None
         self.welcome: dict | None = None
@@ -417,7 +517,7 @@ class Client:
         """Open the connection and say hello; returns ``welcome``. A new player's token is in
         ``self.token`` afterwards: keep it to come back (§3)."""
         self.close()
-        self.conn = Connection.open(self.host, self.port, self.timeout)
+        self.conn = Connection.open(self.host, self.port, self.timeout, self.traffic)
         self._fatal = None
         self._posted.clear()
         hello = {"version": PROTOCOL_VERSION, "name": self.name}
@@ -732,20 +832,24 @@ class Bot:
         self._started = None  # the table's game count when we sent start
         first = len(self.results)
         done = 0
+        kind = None  # of the last message (an event or a turn leaves the table's info as it was)
         while games is None or done < games:
             try:
-                self._maybe_start(start, games, done)
+                if kind not in ("event", "turn"):
+                    self._maybe_start(start, games, done)
                 idle = time.monotonic() - client.last_sent
                 msg = client.receive(timeout=max(0.0, self.ping_every - idle))
                 if msg is None:
                     client.post("ping")
                     continue
+                kind = msg.get("type")
                 done += self._dispatch(msg)
             except ConnectionClosed as e:
                 if reconnect <= 0 or (e.error is not None and e.error.code in FINAL_ERRORS):
                     raise
                 reconnect -= 1
                 self._pending, self._resyncing, self._acted_seq = None, False, None
+                kind = None
                 client.reconnect()
         return self.results[first:]
 

@@ -8,7 +8,12 @@
   ``--concurrency 4`` (goal: ≥ 20 games/s), and with ``1``;
 * the overhead per external game: seconds per game with ``cmd:`` bots at concurrency 1,
   less seconds per in-process game, in milliseconds (launching the bots included, spread
-  over the games).
+  over the games);
+* where an external game's time goes: CPU ms per game of the runner's process (the match
+  runner and its local server) and of the bots' processes, each split into user and
+  system time, with how often they waited (voluntary context switches), and the frames and
+  bytes per game each way (counted by the bots, which the
+  runner stops with SIGTERM at the end: ``random_bot.py --stats``).
 
 Every figure is given twice: by the wall clock, and by **CPU time** (this process and its
 children: the pool's workers, the bots), which a shared machine disturbs much less. On a
@@ -18,7 +23,7 @@ CPU than one; ``cpu_speedup_c2`` is what two free cores would give (the games pe
 CPU-second of ``--concurrency 2`` over those of ``1``, times two), ``load`` the load
 average when the run began.
 
-    .venv/bin/python scripts/bench_match.py [--games 400] [--external-games 200] [--json]
+    .venv/bin/python scripts/bench_match.py [--games 400] [--external-games 200] [--part external] [--json]
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import sys
 import tempfile
@@ -39,50 +45,87 @@ sys.path.insert(0, str(ROOT))
 from pidor.match import run_match  # noqa: E402
 
 BOT = (f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} "
-       "--games 0 --seed {seat}")
+       "--games 0 --seed {seat} --stats")
+TRAFFIC = re.compile(r"traffic: received (\d+) frames \((\d+) bytes\), sent (\d+) frames \((\d+) bytes\)")
 
 
-def _cpu() -> tuple[float, float]:
-    """CPU seconds so far: this process, and its children that have ended."""
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+def _usage() -> tuple[resource.struct_rusage, resource.struct_rusage]:
+    """Resources used so far: by this process, and by its children that have ended."""
+    return resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+
+
+def _per_game(before: resource.struct_rusage, after: resource.struct_rusage, games: int) -> dict:
+    """CPU ms per game, user and system, and the times per game the process(es) went to
+    sleep waiting (voluntary context switches: for a bot, one per burst of frames it waits for)."""
+    user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
+    return {"total": round(1000 * (user + system) / games, 1), "user": round(1000 * user / games, 1),
+            "system": round(1000 * system / games, 1),
+            "waits": round((after.ru_nvcsw - before.ru_nvcsw) / games, 1)}
+
+
+def traffic(stderr_dir: str, games: int) -> dict:
+    """Frames and bytes per game each way, from what the bots printed (``--stats``): the
+    server to the bots (``in``) and the bots to the server (``out``)."""
+    total = [0, 0, 0, 0]
+    for path in Path(stderr_dir).glob("*.stderr"):
+        for m in TRAFFIC.finditer(path.read_text()):
+            total = [t + int(x) for t, x in zip(total, m.groups())]
+    frames_in, bytes_in, frames_out, bytes_out = (round(t / games, 1) for t in total)
+    return {"frames_to_bots": frames_in, "bytes_to_bots": bytes_in, "frames_from_bots": frames_out,
+            "bytes_from_bots": bytes_out}
 
 
 def measure(games: int, **kwargs) -> dict:
     """Games per second by the wall clock and per CPU-second; CPU ms per game (here: the
     runner and its server; children: workers or bots) and the actions played."""
-    me0, kids0 = _cpu()
+    me0, kids0 = _usage()
     t0 = time.perf_counter()
     r = run_match("pidor", 4, games, seed="bench", **kwargs)
     wall = time.perf_counter() - t0
-    me1, kids1 = _cpu()
+    me1, kids1 = _usage()
     assert r.summary["games"] == games
-    here, kids = me1 - me0, kids1 - kids0
-    return {"games_per_s": round(games / wall, 1), "games_per_cpu_s": round(games / (here + kids), 1),
-            "cpu_ms_per_game": {"runner": round(1000 * here / games, 1), "children": round(1000 * kids / games, 1)},
-            "actions_per_game": round(r.summary["actions"] / games, 1),
-            "forfeits": dict(Counter(f["reason"] for x in r.records for f in x["forfeits"]))}
+    here, kids = _per_game(me0, me1, games), _per_game(kids0, kids1, games)
+    out = {"games_per_s": round(games / wall, 1), "games_per_cpu_s": round(1000 / (here["total"] + kids["total"]), 1),
+           "cpu_ms_per_game": {"runner": here["total"], "children": kids["total"]},
+           "actions_per_game": round(r.summary["actions"] / games, 1),
+           "forfeits": dict(Counter(f["reason"] for x in r.records for f in x["forfeits"]))}
+    if "stderr_dir" in kwargs:
+        out["processes"] = {"runner_and_server": here, "bots": kids}
+        out["traffic_per_game"] = traffic(kwargs["stderr_dir"], games)
+    return out
+
+
+def external(games: int, concurrency: int) -> dict:
+    """A match of four external SDK bots (each measurement with bots of its own)."""
+    with tempfile.TemporaryDirectory() as err:
+        return measure(games, specs=[BOT] * 4, concurrency=concurrency, stderr_dir=err)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=400, help="in-process games per measurement")
-    ap.add_argument("--external-games", type=int, default=200, help="games with external bots")
+    ap.add_argument("--external-games", type=int, default=200,
+                    help="games with external bots at concurrency 4 (half as many at concurrency 1)")
+    ap.add_argument("--part", choices=["inprocess", "external"],
+                    help="measure only this part (default: both, and the overhead per external game)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
+    if args.games < 1 or args.external_games < 2:
+        ap.error("--games must be at least 1 and --external-games at least 2")
     out: dict = {"players": 4, "game": "pidor", "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2)}
     run_match("pidor", 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
-    out["inprocess_c1"] = measure(args.games)
-    out["inprocess_c2"] = measure(args.games, concurrency=2)
-    c1, c2 = out["inprocess_c1"], out["inprocess_c2"]
-    out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
-    out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
-    with tempfile.TemporaryDirectory() as err:
-        out["external_c4"] = measure(args.external_games, specs=[BOT] * 4, concurrency=4, stderr_dir=err)
-        out["external_c1"] = measure(args.external_games // 2, specs=[BOT] * 4, stderr_dir=err)
-    e1 = out["external_c1"]
-    out["overhead_ms_per_external_game"] = round(1000 * (1 / e1["games_per_s"] - 1 / c1["games_per_s"]), 1)
-    out["overhead_cpu_ms_per_external_game"] = round(1000 * (1 / e1["games_per_cpu_s"] - 1 / c1["games_per_cpu_s"]), 1)
+    if args.part != "external":
+        out["inprocess_c1"] = c1 = measure(args.games)
+        out["inprocess_c2"] = c2 = measure(args.games, concurrency=2)
+        out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
+        out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
+    if args.part != "inprocess":
+        out["external_c4"] = external(args.external_games, 4)
+        out["external_c1"] = e1 = external(args.external_games // 2, 1)
+    if args.part is None:
+        out["overhead_ms_per_external_game"] = round(1000 * (1 / e1["games_per_s"] - 1 / c1["games_per_s"]), 1)
+        out["overhead_cpu_ms_per_external_game"] = round(
+            1000 * (1 / e1["games_per_cpu_s"] - 1 / c1["games_per_cpu_s"]), 1)
     if args.json:
         print(json.dumps(out))
         return
@@ -90,15 +133,27 @@ def main() -> None:
     for key, label in (("inprocess_c1", "in-process, concurrency 1"), ("inprocess_c2", "in-process, concurrency 2"),
                        ("external_c4", "4 external SDK bots, concurrency 4"),
                        ("external_c1", "4 external SDK bots, concurrency 1")):
+        if key not in out:
+            continue
         m = out[key]
         cpu = m["cpu_ms_per_game"]
         print(f"{label}: {m['games_per_s']} games/s, {m['games_per_cpu_s']} games per CPU-second "
               f"(CPU ms per game: runner {cpu['runner']}, children {cpu['children']}; "
               f"{m['actions_per_game']} actions a game; forfeits: {m['forfeits'] or 'none'})")
-    print(f"concurrency 2 over 1: ×{out['speedup_c2']} by the wall clock, ×{out['cpu_speedup_c2']} on two free cores "
-          "(by CPU time)")
-    print(f"overhead per external game: {out['overhead_ms_per_external_game']} ms by the wall clock, "
-          f"{out['overhead_cpu_ms_per_external_game']} ms of CPU")
+        if "processes" in m:
+            p, t = m["processes"], m["traffic_per_game"]
+            for who, label in (("runner_and_server", "the runner and its server"), ("bots", "the 4 bots")):
+                q = p[who]
+                print(f"  {label}: {q['total']} CPU ms per game (user {q['user']}, system {q['system']}), "
+                      f"{q['waits']} waits per game")
+            print(f"  per game: {t['frames_to_bots']} frames ({t['bytes_to_bots']} bytes) to the bots, "
+                  f"{t['frames_from_bots']} frames ({t['bytes_from_bots']} bytes) from them")
+    if "speedup_c2" in out:
+        print(f"concurrency 2 over 1: ×{out['speedup_c2']} by the wall clock, ×{out['cpu_speedup_c2']} on two free "
+              "cores (by CPU time)")
+    if "overhead_ms_per_external_game" in out:
+        print(f"overhead per external game: {out['overhead_ms_per_external_game']} ms by the wall clock, "
+              f"{out['overhead_cpu_ms_per_external_game']} ms of CPU")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,30 @@ def test_codec_vectors_accept_and_refuse():
             b.close()
 
 
+def test_a_wait_longer_than_a_step_blocks_in_recv_and_goes_on_after_each_step():
+    """A deadline further off than WAIT_STEP: no select, a recv bounded by SO_RCVTIMEO;
+    one that comes back empty-handed (EAGAIN) is tried again until the frame comes."""
+    frame = sdk.encode({"type": "pong", "id": 1})
+
+    class Steps:
+        def __init__(self):
+            self.calls = 0
+
+        def setsockopt(self, *args):
+            pass
+
+        def recv(self, n):
+            self.calls += 1
+            if self.calls < 3:
+                raise BlockingIOError  # a step went by without a byte
+            return frame
+
+    sock = Steps()
+    conn = sdk.Connection(sock)
+    assert conn.receive(timeout=60 * sdk.WAIT_STEP) == {"type": "pong", "id": 1} and sock.calls == 3
+    assert (conn.traffic.frames_in, conn.traffic.bytes_in) == (1, len(frame))
+
+
 def test_encode_refuses_what_the_server_would_refuse():
     for msg, code in [({"type": "x", "s": "я" * 9000}, "too_large"), ({"type": "x", "f": float("nan")}, "bad_frame"),
                       ({"type": "x", "a": list(range(1025))}, "too_large"), ({1: 2}, "bad_frame")]:
@@ -92,6 +116,7 @@ def test_recorded_session_through_connection_and_state(name):
                 received.append(msg)
                 msg = conn.receive(timeout=0)
         assert received == [f["data"] for f in frames]
+        assert (conn.traffic.frames_in, conn.traffic.bytes_in) == (len(frames), len(stream))
     finally:
         a.close()
         b.close()

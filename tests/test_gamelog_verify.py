@@ -4,6 +4,7 @@ including forgeries that recompute the hash chain, which only the re-run can cat
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 
@@ -19,7 +20,7 @@ from pidor.gamelog.format import ZERO, chain, frame
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.jsonl import export_jsonl
 from pidor.gamelog.record import Recorder
-from pidor.gamelog.verify import verify
+from pidor.gamelog.verify import verify, verify_data
 from pidor.autoplay import play_game
 from pidor.driver import Driver
 from pidor.match import run_match
@@ -46,7 +47,8 @@ def forge(records: list[dict], fix_footer: bool = True) -> bytes:
 
 
 def check(data: bytes, **kw):
-    return verify(read_log(data), "test", **kw)
+    """As ``pidor verify`` checks a log (records packed alike read as one shared object)."""
+    return verify_data(data, "test", **kw)
 
 
 @pytest.fixture(scope="module")
@@ -80,6 +82,19 @@ def test_logs_of_every_game_verify_with_cheats_calls_ties_and_payments(logs):
     assert outcomes == {"honest", "guilty", "clean", "tie"}
     assert {"false_call", "lost_vote", "convicted", "loser"} <= reasons
     assert {"payment", "give", "payment_due", "undo", "court", "vote"} <= kinds
+
+
+def test_verify_changes_no_record_so_records_packed_alike_may_be_one_object(logs):
+    for name, datas in logs.items():
+        for data in datas:
+            log = read_log(data, shared=True)
+            assert log.records == read_log(data).records
+            before = copy.deepcopy(log.records)
+            assert verify(log, "test").ok, name
+            assert log.records == before, name
+    # a log of `pidor match` (its clock stands still) repeats records: they are shared
+    records = read_log(logs["pidor4"][0], shared=True).records
+    assert len({id(r) for r in records}) < len(records) * 0.8
 
 
 def test_timeouts_and_clocks_are_logged_and_verified():

@@ -42,7 +42,7 @@ def verified(record: dict) -> dict:
 
 def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verify(tmp_path):
     summary, records = run(tmp_path, "--players", "3", "--games", "6", "--rotate", "--concurrency", "2",
-                           "--entrant", f"a={SAMPLE}", "--entrant", f"b={SAMPLE}", "--seat", "builtin:random")
+                           "--entrant", f"a={SAMPLE} --stats", "--entrant", f"b={SAMPLE}", "--seat", "builtin:random")
     # (rows are sorted by rating, and the sample bots' games are not reproducible)
     assert summary["games"] == 6 and sorted(e["name"] for e in summary["entrants"]) == ["a", "b", "builtin:random"]
     assert sorted(r["index"] for r in records) == list(range(6))
@@ -59,6 +59,13 @@ def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verif
         rows = [r["seating"] for r in records if r["deal"] == deal]
         assert {s[0] for s in rows} == {"a", "b", "builtin:random"}
     assert sorted(p.name for p in (tmp_path / "err").iterdir()) == ["a.stderr", "b.stderr"]
+    # Stopped by the runner (SIGTERM) at the end, each of a's programs said what it received and sent.
+    traffic = re.findall(r"traffic: received (\d+) frames \((\d+) bytes\), sent (\d+) frames \((\d+) bytes\)",
+                         (tmp_path / "err" / "a.stderr").read_text())
+    assert traffic and "traffic" not in (tmp_path / "err" / "b.stderr").read_text()
+    for frames_in, bytes_in, frames_out, bytes_out in traffic:
+        assert int(frames_in) > 100 and int(frames_out) > 10  # (an act or a pass per few frames received)
+        assert int(bytes_in) > 5 * int(frames_in) and int(bytes_out) > 5 * int(frames_out)
 
 
 def test_bots_that_crash_hang_or_send_garbage_forfeit_and_the_match_goes_on(tmp_path):

@@ -116,6 +116,8 @@ async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
 
             def end():
                 term.expect(r"── итоги партии 1")
+                boards = term.text.count("── подкидной дурак · партия 1")
+                assert boards >= 2, f"the board was drawn {boards} time(s) in a whole game"  # after each bout
                 term.send("view\r")
                 term.expect(r"── подкидной дурак · партия 1 · [^\n]*\n  ходит: ")
                 term.send("quit\r")

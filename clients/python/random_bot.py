@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
 import sys
 
 from pidor_client import Bot, Client, PidorError, TableClosed
@@ -105,6 +106,8 @@ def parse_args(argv):
     p.add_argument("--games", type=int, default=1, help="games to play (0: until the table closes)")
     p.add_argument("--seed", type=int, help="seed of this bot's choices")
     p.add_argument("--seed-hex", help="this player's part of the next deal (T10): hex, at most 64 bytes")
+    p.add_argument("--stats", action="store_true",
+                   help="on exit (SIGTERM included) print the frames and bytes received and sent to stderr")
     p.add_argument("--policy", metavar="SPEC",
                    help="play a built-in policy, e.g. builtin:random:cheat=0.1,attention=0.5, or your own "
                         "Policy subclass, py:MODULE:CLASS[:k=v,...] (needs the pidor package)")
@@ -114,6 +117,11 @@ def parse_args(argv):
 def main(argv=None, out=print) -> int:
     args = parse_args(argv)
     client = Client(args.host, args.port, args.name, args.token)
+    if args.stats:  # a match runner stops a bot that stays seated with SIGTERM: end as on any exit
+        try:
+            signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        except ValueError:  # main() called in another thread than the main one: no signal to catch
+            pass
     deal_seed = None if args.seed_hex is None else args.seed_hex.lower()
     if args.policy is None:
         bot = RandomBot(args.seed, out, deal_seed)
@@ -156,6 +164,8 @@ def main(argv=None, out=print) -> int:
         return 1
     finally:
         client.close()
+        if args.stats:
+            print(f"traffic: {client.traffic}", file=sys.stderr)
     return 0
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..client import Bot, ServerError
+from ..engine.game import Game
+from ..engine.games import game_class
 from ..engine.seeds import Rng
 from .observe import Knowledge
 from .policy import Observation, Policy
@@ -34,6 +36,9 @@ class RemoteSeat(Observation):
         super().__init__(seat, rules)
         self._bot = bot
         self.knowledge = Knowledge(seat, rules)
+        # A game whose seats never may wait («пидор») needs no belief to say so: a policy
+        # that asks (before each turn) does not advance it through every event for that.
+        self._waits = game_class(rules["game"]).may_wait is not Game.may_wait
         self.options: list[dict] = []  # the turn being answered
         self.window_event: dict | None = None
         self.court_event: dict | None = None
@@ -57,7 +62,7 @@ class RemoteSeat(Observation):
 
     @property
     def may_wait(self) -> bool:
-        return self.knowledge.may_wait()
+        return self._waits and self.knowledge.may_wait()
 
     @property
     def window(self) -> dict | None:

@@ -8,25 +8,7 @@ The specification is ``protocol/LOGS.md``. Entry points:
 * :class:`~pidor.gamelog.format.LogWriter`: the low-level writer (``record``, ``close``);
 * :func:`~pidor.gamelog.reader.read_log`: read either form, never raising on bad content;
 * :func:`~pidor.gamelog.verify.verify`: check one log; :mod:`~pidor.gamelog.replay`: text.
+
+The package imports none of them: each command imports only the modules it needs (``pidor
+verify`` starts without the recorder, the replay and the JSON Lines writer).
 """
-
-from .deal import commitment, deal_key, new_server_seed
-from .format import LogError, LogFile, LogWriteError, LogWriter
-from .reader import read_log
-from .record import Recorder, seat_info
-from .verify import Report, verify
-
-__all__ = [
-    "Recorder",
-    "seat_info",
-    "LogWriter",
-    "LogError",
-    "LogWriteError",
-    "LogFile",
-    "read_log",
-    "verify",
-    "Report",
-    "commitment",
-    "deal_key",
-    "new_server_seed",
-]

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .jsonl import export_jsonl
 from .reader import read_log, sniff
-from .replay import Replay, step_through
 from .verify import Report, verify as verify_log, verify_data
+
+if TYPE_CHECKING:
+    from .replay import Replay
+
+# The replay, the JSON Lines writer and json are imported by the commands that use them:
+# ``pidor verify`` starts without them.
 
 __all__ = ["replay", "verify", "export"]
 
@@ -63,6 +67,8 @@ def replay(log: str, seat: int | None, step: bool, verbose: bool, html_out: str 
     or one that does not replay as recorded): the problem is printed on stderr first,
     then as much of the game as can be shown; 2 for a usage error.
     """
+    from .replay import Replay, step_through
+
     data = _read(log)
     if data.header is None:
         raise click.ClickException(f"{log}: not a game log"
@@ -142,6 +148,8 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
     else:
         reports = [check(path) for path in logs]
     if as_json:
+        import json
+
         click.echo(json.dumps({"ok": all(r.ok for r in reports), "logs": [r.to_dict() for r in reports]},
                               ensure_ascii=False))
     else:
@@ -164,6 +172,8 @@ def export(log: str, fmt: str, output: str) -> None:
 
     Exit status: 0; 1 for a broken log (cut short or a broken hash chain): the problem is
     printed on stderr first and the whole records before it are exported."""
+    from .jsonl import export_jsonl
+
     data = _read(log)
     problem = _broken(log, data)
     if problem is not None:

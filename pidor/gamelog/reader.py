@@ -10,18 +10,20 @@ import os
 from pathlib import Path
 
 from .format import LogFile, read_msgpack
-from .jsonl import read_jsonl
 
 __all__ = ["read_log", "sniff", "looks_like_jsonl"]
 
 
-def read_log(source: str | os.PathLike | bytes) -> LogFile:
+def read_log(source: str | os.PathLike | bytes, *, shared: bool = False) -> LogFile:
     """Read a log from a path or from bytes, in either form (msgpack or JSON Lines).
-    Raises ``OSError`` when a path cannot be read; bad content is reported in ``problem``."""
+    Raises ``OSError`` when a path cannot be read; bad content is reported in ``problem``.
+    ``shared``: see :func:`~pidor.gamelog.format.read_msgpack` (a binary log only)."""
     data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
     if looks_like_jsonl(data):
+        from .jsonl import read_jsonl  # (here: a binary log is read without json)
+
         return read_jsonl(data)
-    return read_msgpack(bytes(data))
+    return read_msgpack(bytes(data), shared=shared)
 
 
 def sniff(data: bytes) -> str | None:

@@ -143,6 +143,12 @@ class TableHouse:
     def __getattr__(self, name: str):
         return getattr(self._server, name)
 
+    @property
+    def audit(self):
+        """(Asked for each frame a table queues: a property spares that the way round
+        ``__getattr__``, a failed lookup first.)"""
+        return self._server.audit
+
     def log_path(self, table_id: int, number: int) -> str | None:
         return self.path
 

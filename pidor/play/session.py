@@ -31,6 +31,10 @@ ENDS = {
     "court": frozenset({"verdict", "undo", "game_over", "game_start"}),
 }
 
+#: the events after which a spectator's board is drawn again (he has no turn that shows it):
+#: a trick or a bout is over, «пидор»'s deal has ended
+REDRAW = frozenset({"trick_closed", "bout_over", "deal_end"})
+
 
 @dataclass
 class Prompt:
@@ -89,6 +93,12 @@ class Session:
             if s.get("seat") == seat and s.get("name"):
                 return f"{s['name']}({seat})"
         return f"#{seat}"
+
+    def _rewatch(self) -> None:
+        """A spectator's fresh board: watching again sends a snapshot, in order on the
+        spectator's stream (after the events before it, delayed as they are)."""
+        self._want_view = self._resyncing = True
+        self.client.post("watch", table=self.watching)
 
     def _resync(self) -> None:
         if self.watching is not None:
@@ -184,6 +194,8 @@ class Session:
                 self._host_hint(st.info or {})
         elif t in ("game_start", "deal_end"):
             self._shown_view = None
+        if self.watching is not None and t in REDRAW:
+            self._rewatch()
         if st.gap:
             self._resync()
 
@@ -321,11 +333,10 @@ class Session:
             self.say("bye")
             self.done = True
         elif cmd.kind == "view":
-            self._want_view = True
-            if self.watching is not None:  # a spectator's fresh snapshot: watch again
-                self._resyncing = True
-                self.client.post("watch", table=self.watching)
+            if self.watching is not None:
+                self._rewatch()
             else:
+                self._want_view = True
                 self._resync()
         elif cmd.kind == "hints_off":
             self.hints = False

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The ``pidor verify`` goals of issue 11, measured as they are stated: the ``pidor verify``
+command on 100 four-player log files in one process (its start included), per set of logs:
+
+* ``pidor/honest``: random bots (goal ≥ 400 games/s);
+* ``pidor/cheaty``: cheating, calling bots, ``cheat=0.3,attention=0.6,false_call=0.05`` on
+  every seat (goal ≥ 250);
+* ``podkidnoy/honest``, ``perevodnoy/honest``: random bots (goal ≥ 800).
+
+The logs are played once by this checkout's ``pidor match`` (``--logs DIR`` keeps them for
+the next run). ``--code DIR`` (repeatable) names checkouts whose ``pidor`` package verifies
+them, for an A/B comparison on the same logs in the same minutes: the runs are interleaved
+(each repeat measures every set with every checkout) and the ratios to the first one are
+printed. Each figure is the best of ``--repeat`` runs; time is the child's CPU time by
+default (``--clock cpu``: the machine is shared). The child starts from compiled modules,
+as an installed ``pidor`` does (``bench_logs.PYCACHE``).
+
+    .venv/bin/python scripts/bench_verify.py [--games 100] [--repeat 3] [--code DIR]... [--logs DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from bench_logs import CLOCKS, ROOT, SPECS, positive, verify_cli
+
+from pidor.match import run_match
+
+#: (game, bots) -> the goal in games per second.
+GOALS = {("pidor", "honest"): 400, ("pidor", "cheaty"): 250, ("podkidnoy", "honest"): 800,
+         ("perevodnoy", "honest"): 800}
+
+
+def log_set(root: Path, game: str, bots: str, games: int) -> list[str]:
+    """The paths of ``games`` logs of ``game`` played by ``bots``, played now unless a
+    previous run left them in ``root``."""
+    folder = root.resolve() / f"{game}-{bots}-{games}"
+    if not folder.is_dir() or len(list(folder.iterdir())) != games:
+        run_match(game, 4, games, seed="bench", specs=SPECS[bots], logs=folder)
+    return [str(p) for p in sorted(folder.iterdir())]
+
+
+def measure(root: Path, args: argparse.Namespace) -> dict:
+    codes = [Path(c).resolve() for c in args.code] or [ROOT]
+    for code in codes:
+        if not (code / "pidor" / "cli.py").is_file():
+            raise SystemExit(f"--code {code}: not a pidor checkout (no pidor/cli.py)")
+    sets = {f"{game}/{bots}": log_set(root, game, bots, args.games) for game, bots in GOALS}
+    clock = CLOCKS["child-" + args.clock]
+    for code in codes:  # compile each checkout's modules once, before any measurement
+        verify_cli(next(iter(sets.values()))[:1], code)
+    best: dict[tuple[str, Path], float] = {}
+    for _ in range(args.repeat):
+        for key, paths in sets.items():
+            for code in codes:
+                t0 = clock()
+                verify_cli(paths, code)
+                secs = clock() - t0
+                best[key, code] = min(secs, best.get((key, code), secs))
+    return {
+        "players": 4, "games": args.games, "clock": args.clock, "repeat": args.repeat,
+        "goals": {f"{game}/{bots}": goal for (game, bots), goal in GOALS.items()},
+        "codes": [{"code": str(code), "games_per_s": {key: round(args.games / best[key, code], 1) for key in sets},
+                   "ratio": {key: round(best[key, codes[0]] / best[key, code], 3) for key in sets}}
+                  for code in codes],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=positive, default=100, help="log files per set (default 100, as the goal)")
+    ap.add_argument("--repeat", type=positive, default=3, help="runs per figure, the best counts (default 3)")
+    ap.add_argument("--code", action="append", default=[], metavar="DIR",
+                    help="a checkout whose pidor package verifies (repeat for A/B; default: this one)")
+    ap.add_argument("--logs", type=Path, help="keep the logs here and reuse them on the next run")
+    ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
+                    help="cpu: the child's CPU time (default; fair on a loaded machine); wall: elapsed time")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args()
+    if args.logs is not None:
+        args.logs.mkdir(parents=True, exist_ok=True)
+        results = measure(args.logs, args)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            results = measure(Path(tmp), args)
+    if args.json:
+        print(json.dumps(results))
+        return
+    print(f"pidor verify on {args.games} four-player logs, one process, start included; "
+          f"games per {args.clock} second, best of {args.repeat}")
+    for entry in results["codes"]:
+        print(entry["code"])
+        for key, rate in entry["games_per_s"].items():
+            print(f"  {key:18} {rate:7.1f}  (x{entry['ratio'][key]:.3f})  goal {results['goals'][key]}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
