@@ -185,7 +185,7 @@ def read_sources(paths, progress=None) -> tuple[list[dict], dict]:
             sources["results"] += len(got)
         elif kind == "log":
             with gc_paused():
-                log = read_log(data)
+                log = read_log(data, shared=True)  # (verify and the record change no record)
                 report = verify(log, str(path))
             if not report.ok:
                 sources["skipped"].append({"path": str(path), "status": report.status, "reason": report.reason})
