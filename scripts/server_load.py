@@ -113,8 +113,12 @@ class Seat:
     with ``busy`` never reached the table, so no turn comes again: it is sent again, and
     its round trip counts from the first send."""
 
-    def __init__(self, stream, stats: "Stats", rng: random.Random, table_no: int = 0) -> None:
+    def __init__(self, stream, stats: "Stats", rng: random.Random, table_no: int = 0, think: float = 0.0,
+                 nursery=None) -> None:
         self.stream = stream
+        self.think = think  # mean seconds before each act (0: at once); needs ``nursery``
+        self.nursery = nursery
+        self.choice: dict | None = None  # a paced seat's act, chosen from the latest turn
         self.stats = stats
         self.rng = rng
         self.table_no = table_no
@@ -150,6 +154,15 @@ class Seat:
                     await self.stream.send_all(data)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     pass  # the server closed the connection: the reader ends
+
+    async def act_later(self) -> None:
+        """A paced seat: think 0.5..1.5 × ``think`` seconds (uniform), then act on the
+        latest turn; the round trip counts from the send."""
+        await trio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+        act, self.choice = self.choice, None
+        if not self.stop:
+            self.act(act, time.perf_counter())
+            await self.flush()
 
     async def request(self, msg: dict) -> dict:
         rid = self.queue(msg)
@@ -205,8 +218,13 @@ class Seat:
         if kind == "turn":
             if self.stop or not msg["options"]:
                 return
-            action = self.rng.choice(msg["options"])
-            self.act({"type": "act", "action": action, "seq": self.seq}, time.perf_counter())
+            act = {"type": "act", "action": self.rng.choice(msg["options"]), "seq": self.seq}
+            if not self.think:
+                self.act(act, time.perf_counter())
+            else:  # one act per think: a turn that comes meanwhile replaces its choice
+                if self.choice is None:
+                    self.nursery.start_soon(self.act_later)
+                self.choice = act
         elif kind == "event":
             e = msg["event"]
             t = e["type"]
@@ -233,13 +251,14 @@ class Stats:
 async def run_table(port: int, k: int, args, stats: Stats, ready: trio.Semaphore, go: trio.Event,
                     done: trio.Event, nursery) -> None:
     """Table number ``k``: ``args.players`` seats of ``args.game``, no turn clock; plays
-    games back to back from ``go`` until ``done``. Its seats connect from an address of
+    games back to back from ``go`` until ``done``, each seat thinking ``args.move_every``
+    seconds on average before it acts (if given; else it acts at once). Its seats connect from an address of
     its own (Linux routes all of 127.0.0.0/8 to loopback): as players would, from many
     places, whatever a server's per-address limits."""
     seats = []
     for i in range(args.players):
         stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=f"127.0.1.{k % 250 + 1}")
-        seat = Seat(stream, stats, random.Random(k * 100 + i), k)
+        seat = Seat(stream, stats, random.Random(k * 100 + i), k, getattr(args, "move_every", 0.0), nursery)
         nursery.start_soon(seat.reader)
         welcome = await seat.request({"type": "hello", "version": wire.PROTOCOL_VERSION, "name": f"t{k}s{i}"})
         assert welcome["type"] == "welcome", welcome

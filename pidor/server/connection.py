@@ -57,7 +57,8 @@ class Connection:
         self._writer_done = trio.Event()
         self._unanswered = False  # a request of ours waits in a table's inbox
         self._answered: trio.Event | None = None  # the reader waits for that answer
-        # A TCP stream's descriptor, for writes that need not wait (see send_frames).
+        # A TCP stream's descriptor, for writes that need not wait (see send_frames) and
+        # reads without the stream's layers (_receive).
         sock = getattr(stream, "socket", None)
         self._fd = sock.fileno() if sock is not None else None
 
@@ -168,7 +169,7 @@ class Connection:
         with trio.CancelScope(deadline=trio.current_time() + limits.HELLO_TIMEOUT) as idle:
             try:
                 while not self._closing:
-                    data = await self.stream.receive_some(limits.RECV_SIZE)
+                    data = await self._receive(limits.RECV_SIZE)
                     decoder.receive_data(data)
                     while not self._closing:
                         msg = decoder.next_message()
@@ -189,13 +190,26 @@ class Connection:
             except wire.RemoteProtocolError as e:
                 await self._table_answer()  # the replies to earlier requests come first
                 self.fatal(e.code, e.message)
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                pass
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass  # the peer is gone (a reset connection: OSError from _receive)
         if idle.cancelled_caught:
             if self.player is None:
                 self.fatal("hello_timeout", f"no hello within {limits.HELLO_TIMEOUT:g} s of connecting")
             else:
                 self.fatal("idle_timeout", f"nothing received for {limits.IDLE_TIMEOUT:g} s")
+
+    async def _receive(self, size: int) -> bytes:
+        """At most ``size`` bytes, once there are some (``b""``: the peer closed its side).
+        A TCP stream is read straight from its descriptor: wait until it is readable (a
+        checkpoint, always), then one non-blocking read."""
+        if self._fd is None:
+            return await self.stream.receive_some(size)
+        while True:
+            await trio.lowlevel.wait_readable(self._fd)
+            try:
+                return os.read(self._fd, size)
+            except BlockingIOError:  # (readable, then not: wait again)
+                pass
 
     async def _writer(self) -> None:
         recv = self._out_recv

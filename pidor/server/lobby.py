@@ -89,6 +89,7 @@ class Lobby:
         self.tables: dict[int, TableRunner] = {}  # in order of creation, which is id order
         self.online: dict[int, Peer] = {}  # player -> their connection
         self.seated: dict[int, TableRunner] = {}  # player -> the table they sit at
+        self._players_at: dict[int, set[int]] = {}  # open table -> the players seated there (as in seated)
         self.watching: dict[Peer, int] = {}  # connection -> the table it last asked to watch
         self._creator: dict[int, str] = {}  # open table -> its creator's address
         self._open_by: Counter[str] = Counter()  # address -> open tables it created
@@ -98,13 +99,16 @@ class Lobby:
     # --- seats (the tables' part of the House, which the server hands on) ------------
 
     def seat(self, player: int, table_id: int) -> None:
+        self.unseat(player, self.table_of(player))
         self.seated[player] = self.tables[table_id]
+        self._players_at.setdefault(table_id, set()).add(player)
         self.store.player_seated(player)  # kept for good (Store.forget_players)
 
     def unseat(self, player: int | None, table_id: int) -> None:
         runner = self.seated.get(player)
         if runner is not None and runner.id == table_id:
             del self.seated[player]
+            self._players_at[table_id].discard(player)
 
     def table_of(self, player: int) -> int | None:
         runner = self.seated.get(player)
@@ -119,7 +123,7 @@ class Lobby:
                 del self._open_by[address]
         for conn in [c for c, t in self.watching.items() if t == table_id]:
             del self.watching[conn]  # (the table told its spectators)
-        for player in [p for p, r in self.seated.items() if r.id == table_id]:
+        for player in self._players_at.pop(table_id, ()):  # (not a scan of every seated player)
             del self.seated[player]
             conn = self.online.get(player)
             if conn is not None:

@@ -166,9 +166,11 @@ class TableRunner(Drive):
                     await trio.lowlevel.checkpoint()
                 else:
                     deadline = self._next_deadline()
-                    with trio.move_on_at(math.inf if deadline is None else deadline):
-                        item = await self._inbox.receive()
-                        self._handle(item)
+                    if deadline is None:  # (no cancel scope to set up: the usual wait costs less)
+                        self._handle(await self._inbox.receive())
+                    else:
+                        with trio.move_on_at(deadline):
+                            self._handle(await self._inbox.receive())
                 # From the first _handle to the flush there is no await: a connection
                 # whose request _handle answered (Connection.table_answered) runs again
                 # only once its reply and the frames before it are handed over, so its
