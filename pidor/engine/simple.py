@@ -25,7 +25,6 @@ and ``forced`` (nobody could lead a pair: the player with most cards leads any t
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import combinations
 
 from .durak import DurakGame, _impossible
@@ -40,8 +39,15 @@ LEADS = {"classic": (1, 2, 3), "partial": (1, 3, 5), "pairs": (2,)}
 
 
 def _pairs(cards) -> int:
-    """How many disjoint pairs of one rank the cards hold."""
-    return sum(k // 2 for k in Counter(c % 13 for c in cards).values())
+    """How many disjoint pairs of one rank the cards hold (a bit per rank holds an odd card
+    out; «пятки» asks at every bout, so no Counter)."""
+    odd = pairs = 0
+    for c in cards:
+        bit = 1 << (c % 13)
+        if odd & bit:
+            pairs += 1
+        odd ^= bit
+    return pairs
 
 
 class SimpleGame(DurakGame):
