@@ -171,3 +171,33 @@ def test_the_same_seed_gives_the_same_decisions():
         play_game(t, bots, Rng(b"det", b"driver"), on_events=events.extend)
         logs.append(events)
     assert logs[0] == logs[1] and any(e["type"] == "court" for e in logs[0])
+
+
+def test_V9_a_knowledge_rebuilt_from_a_view_knows_the_first_bout_is_barred():
+    """V9 ``no_first_transfer``: the view says the bout may not be transferred
+    (``barred``), so a seat whose knowledge is rebuilt from a snapshot mid-bout (a
+    reconnect) judges a first transfer as the table does, not as clean."""
+    from pidor.autoplay import play_game
+    from pidor.bots.observe import Knowledge
+
+    for g in range(20):
+        t = Table({"game": "perevodnoy", "players": 3, "no_first_transfer": True})
+        t.start(seed=b"barred-%d" % g)
+        play_game(t, [RandomBot(s, b"b%d" % g) for s in range(3)], Rng(b"barred-%d" % g, b"driver"))
+        if t.previous and not t.previous.get("draw"):
+            break
+    else:
+        pytest.fail("no game of 20 had a loser")
+    t.start(seed=b"barred-next")
+    attacker, defender = t.game.owner[t.game.attacker], t.game.owner[t.game.defender]
+    assert t.view(None)["barred"] is True
+    t.act(attacker, t.honest_actions(attacker)[0])
+    t.passes(t.waiting_answers())
+    transfers = [a for a in t.actions(defender) if a[0] == "transfer"]
+    assert transfers
+    knowledge = Knowledge(defender, t.options)
+    knowledge.reset(t.view(defender))
+    for transfer in transfers:
+        broken = t.game.check(defender, transfer)
+        assert "V9t" in broken
+        assert knowledge.visible_violations(defender, t.game.action_data(transfer)) == broken

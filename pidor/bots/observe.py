@@ -430,7 +430,7 @@ class _DurakCards:
         data = {
             "game": v["game"], "version": cls.version, "players": n, "deck_size": size,
             "hard": v["hard"], "teams": v.get("teams"), "cap": size if rules.get("no_limit") else cls.HAND,
-            "owner": owner, "epaulettes": [False] * n, "barred": False,
+            "owner": owner, "epaulettes": [False] * n, "barred": bool(v.get("barred")),
             "trump_card": code(trump_card), "first": place(v["attacker"]),
             "deck": [code(c) for c in deck_top_first], "hands": [[code(c) for c in h] for h in hands],
             "discard": [code(c) for c in discard], "attack": [code(c) for c in attack],

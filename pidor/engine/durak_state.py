@@ -106,6 +106,8 @@ class DurakState:
             # the seat whose hand plays that place.
             v["teams"] = self.teams
             v["plays_for"] = list(self.owner)
+        if self.barred:  # V9: this bout may not be transferred (shown only while so)
+            v["barred"] = True
         self._view_variant(v)
         if seat is not None:
             v["seat"] = seat
