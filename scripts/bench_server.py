@@ -168,12 +168,12 @@ def bench(args) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--game", default="pidor", choices=["pidor", "podkidnoy", "perevodnoy"])
+    ap.add_argument("--players", type=int, default=4, help="seats a table, 2..6 (default 4)")
+    ap.add_argument("--game", default="pidor", choices=["pidor", "podkidnoy", "perevodnoy", "simple"])
     ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
     ap.add_argument("--warmup", type=float, default=3.0)
-    ap.add_argument("--client-procs", type=int, default=2, metavar="N",
-                    help="client processes sharing the tables (default 2)")
+    ap.add_argument("--client-procs", type=int, default=None, metavar="N",
+                    help="client processes sharing the tables (default 2, or 1 for one table)")
     ap.add_argument("--move-every", type=float, default=0.0, metavar="S",
                     help="paced load: each seat thinks 0.5..1.5 x S seconds before each act "
                          "(default 0: closed loop, act at once)")
@@ -182,8 +182,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--worker", type=int, metavar="FIRST", help=argparse.SUPPRESS)  # a client process
     args = ap.parse_args()
-    if args.tables < 1 or args.players < 2 or args.seconds <= 0 or args.warmup < 0 or args.move_every < 0:
-        ap.error("--tables ≥ 1, --players ≥ 2, --seconds > 0, --warmup ≥ 0 and --move-every ≥ 0")
+    if args.tables < 1 or not 2 <= args.players <= 6 or args.seconds <= 0 or args.warmup < 0 or args.move_every < 0:
+        ap.error("--tables ≥ 1, --players 2..6, --seconds > 0, --warmup ≥ 0 and --move-every ≥ 0")
+    if args.client_procs is None:
+        args.client_procs = min(2, args.tables)
     if not 1 <= args.client_procs <= args.tables:
         ap.error(f"--client-procs must be 1..{args.tables} (the tables are shared out among them)")
     if args.worker is not None:
