@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
 from pidor.cards import card_code, deck as full_deck
-from pidor.engine.game import project
+from pidor.engine.game import ActionError, project
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 
@@ -95,6 +95,24 @@ def check_honest_actions(table: Table) -> None:
         assert sorted(honest) == sorted(a for a in game.actions(seat) if not game.check(seat, a)), seat
 
 
+def outcome(check, seat: int, action: tuple):
+    """What a check says of ``action``: its violations, or the error it raises."""
+    try:
+        return check(seat, action)
+    except ActionError as e:
+        return type(e), e.message, e.rule
+
+
+def check_judged_alike(game, seat: int, action: tuple) -> None:
+    """``Game.judge`` of an action's wire form, parsed (as verify and the server take it),
+    says what ``Game.check`` says, for the seat that takes it, the next one and one that
+    does not exist."""
+    parsed = game.parse_action(game.action_data(action))
+    assert parsed == action
+    for s in (seat, (seat + 1) % game.players, game.players):
+        assert outcome(game.judge, s, parsed) == outcome(game.check, s, action), (s, action)
+
+
 class Checked:
     """The table as the driver sees it, with every action checked: undo and the table's
     data round trip (the other calls and every read go to the table)."""
@@ -106,6 +124,7 @@ class Checked:
         return getattr(self.table, name)
 
     def act(self, seat: int, action: tuple, now: float = 0.0) -> list[dict]:
+        check_judged_alike(self.table.game, seat, action)
         return check_undo_and_data(self.table, seat, action)
 
 

@@ -323,11 +323,7 @@ class DurakGame(DurakState, Game):
                         out.append(("cover", c, t))
         return out
 
-    def check(self, seat: int, action: Action) -> tuple[str, ...]:
-        """The violations (D10, V5, V7, V9) ``action`` would commit; raises if invalid or impossible."""
-        return tuple(self._check(seat, action))
-
-    def _check(self, seat: int, action: Action) -> list[str]:
+    def well_formed(self, action: Action) -> Action:
         if type(action) is not tuple or not action:
             raise InvalidAction(f"an action is a tuple like ('cover', card, 0), not {action!r}")
         kind = action[0]
@@ -349,6 +345,19 @@ class DurakGame(DurakState, Game):
         for c in cards:
             if not 0 <= c < 52:
                 raise InvalidAction(f"no such card: {c!r}")
+        return action
+
+    def judge(self, seat: int, action: Action) -> tuple[str, ...]:
+        """The violations (D10, V5, V7, V9) a well-formed ``action`` would commit; raises
+        if it is impossible."""
+        return tuple(self._check(seat, action))
+
+    def _check(self, seat: int, action: Action) -> list[str]:
+        kind = action[0]
+        spec = self.ACTIONS[kind]
+        # The card or cards an action names are its first argument.
+        typ = spec[0][1] if spec else None
+        cards = action[1] if typ == "cards" else (action[1],) if typ == "card" else ()
         if type(seat) is not int or not 0 <= seat < self.players:
             raise InvalidAction(f"no seat {seat!r} at this table")
         if self.result is not None:

@@ -258,6 +258,17 @@ class Game:
 
     def check(self, seat: int, action: Action) -> tuple[str, ...]:
         """The rule ids ``action`` would break; raises if it is invalid or impossible."""
+        return self.judge(seat, self.well_formed(action))
+
+    def well_formed(self, action: Action) -> Action:
+        """``action`` (as a tuple) if it has the shape :meth:`parse_action` gives: a known
+        kind with its arguments' types (cards among the 52); else :class:`InvalidAction`."""
+        raise NotImplementedError
+
+    def judge(self, seat: int, action: Action) -> tuple[str, ...]:
+        """:meth:`check` of a well-formed action (from :meth:`well_formed` or
+        :meth:`parse_action`, whose checks it does not repeat): the seat, the state and
+        the rules; raises if it is impossible (or the seat does not exist)."""
         raise NotImplementedError
 
     def opening(self) -> list[Event]:

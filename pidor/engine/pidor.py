@@ -143,8 +143,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
             return [("give", c) for c in self.hands[seat]]
         return []
 
-    def _validate(self, seat: int, action: Action):
-        """Malformed: :class:`InvalidAction`; a seat that does not exist: impossible."""
+    def well_formed(self, action: Action) -> Action:
+        """Malformed (not of the shape :meth:`parse_action` gives): :class:`InvalidAction`."""
         if type(action) is not tuple:
             if not isinstance(action, (tuple, list)):
                 raise InvalidAction(f"an action is a tuple like ('draw',), not {action!r}")
@@ -161,14 +161,14 @@ class PidorGame(DealPhase, TrickPlay, Game):
                 raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
             if card and not 0 <= value < 52:
                 raise InvalidAction(f"{kind}.{name}: {value} is not a card")
+        return action
+
+    def judge(self, seat: int, action: Action) -> tuple[str, ...]:
+        """A seat that does not exist, or a game that is over: impossible; then the rules."""
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
         if self.phase == OVER:
             raise ImpossibleAction("the game is over", rule="P16")
-        return action
-
-    def check(self, seat: int, action: Action) -> tuple[str, ...]:
-        action = self._validate(seat, action)
         return tuple(_CHECK[action[0]](self, seat, *action[1:]))
 
     def is_callable(self, action: Action) -> bool:

@@ -296,18 +296,21 @@ class Table:
 
     # ------------------------------------------------------------------ acts
 
-    def act(self, seat: int, action: Action, now: float = 0.0, *, honest: bool = False) -> list[Event]:
+    def act(self, seat: int, action: Action, now: float = 0.0, *, honest: bool = False,
+            parsed: bool = False) -> list[Event]:
         """A game action of ``seat`` (honest or not, T1). Opens a call window (T3).
         ``honest=True``: the caller took ``action`` as it is from :meth:`honest_actions`
         for this seat in this very state (the driver's policies do), so it is possible and
-        breaks no rule: the check is not run again."""
+        breaks no rule: the check is not run again. ``parsed=True``: ``action`` is what
+        ``game.parse_action`` returned, so it is well formed: only the seat, the state and
+        the rules are checked (``Game.judge``)."""
         game = self.game
         if game is None or self.over:
             raise NotNow("no game has started at this table" if game is None else "the game is over")
         if self.court is not None:
             raise NotNow("the court is sitting: only votes are accepted (T4)")
         # The check raises, changing nothing, if the action is malformed or impossible.
-        violations = () if honest else game.check(seat, action)
+        violations = () if honest else game.judge(seat, action) if parsed else game.check(seat, action)
         callable_ = game.is_callable(action)
         if self.window is not None and callable_:
             raise NotNow("wait: the call window of the last action is still open (T3)")

@@ -153,7 +153,7 @@ class Rerun:
                 game = t.game
                 if game is None:
                     raise Mismatch(index, "an action before the deal")
-                got = t.act(rec["seat"], game.parse_action(rec.get("action")), now)
+                got = t.act(rec["seat"], game.parse_action(rec.get("action")), now, parsed=True)
                 if rec.get("auto") is not None and got[0].get("_violations"):
                     raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
             elif kind == "call":
