@@ -303,12 +303,13 @@ class PidorGame(DealPhase, TrickPlay, Game):
     def to_data(self) -> dict:
         d: dict[str, Any] = {"game": self.name, "version": self.version,
                              "players": self.players, "deck_size": self.deck_size}
+        state = self.__dict__  # the fields are plain attributes: read them without getattr
         for k in _SCALARS:
-            d[k] = getattr(self, k)
+            d[k] = state[k]
         for k in _LISTS:
-            d[k] = getattr(self, k)[:]
+            d[k] = state[k][:]
         for k in _NESTED:
-            d[k] = [x[:] for x in getattr(self, k)]
+            d[k] = [x[:] for x in state[k]]
         r = self.result
         d["result"] = None if r is None else {"loser": r["loser"], "draw": r["draw"], "order": r["order"][:]}
         return d
@@ -331,12 +332,13 @@ class PidorGame(DealPhase, TrickPlay, Game):
 
     def restore(self, snapshot: dict) -> None:
         d = snapshot
+        state = self.__dict__  # (T6: an undo in a game of cheats is frequent; setattr costs)
         for k in _SCALARS:
-            setattr(self, k, d[k])
+            state[k] = d[k]
         for k in _LISTS:
-            setattr(self, k, list(d[k]))
+            state[k] = list(d[k])
         for k in _NESTED:
-            setattr(self, k, [list(x) for x in d[k]])
+            state[k] = [list(x) for x in d[k]]
         r = d["result"]
         self.result = None if r is None else {"loser": r["loser"], "draw": r["draw"], "order": list(r["order"])}
         out = [False] * self.players
