@@ -368,7 +368,7 @@ class DurakGame(DurakState, Game):
         for c in cards:
             if c not in hand:
                 raise _impossible(f"you do not hold {card_code(c)}", "T1")
-        if len(set(cards)) != len(cards):
+        if len(cards) > 1 and len(set(cards)) != len(cards):
             raise _impossible("a card cannot be laid twice", "T1")
         if self.payments:
             if seat != self.payments[0][0]:
