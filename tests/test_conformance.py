@@ -104,7 +104,7 @@ def outcome(check, seat: int, action: tuple):
 
 
 def check_judged_alike(game, seat: int, action: tuple) -> None:
-    """``Game.judge`` of an action's wire form, parsed (as verify and the server take it),
+    """``Game.judge`` of an action's wire form, parsed (as verify takes it: Table.act(parsed=True)),
     says what ``Game.check`` says, for the seat that takes it, the next one and one that
     does not exist."""
     parsed = game.parse_action(game.action_data(action))
