@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import sqlite3
 
@@ -40,6 +41,16 @@ def pass_all(table: Table, now: float = 0.0) -> list[dict]:
 
 def types(events: list[dict]) -> list[str]:
     return [e["type"] for e in events]
+
+
+def announced_port(lines, pattern: str) -> int | None:
+    """The port a subprocess names on a line of its output (``pattern``'s group 1), read
+    up to that line; ``None`` if it never says."""
+    for line in lines:
+        m = re.search(pattern, line)
+        if m:
+            return int(m.group(1))
+    return None
 
 
 def read_frame(sock: socket.socket) -> dict:

@@ -52,6 +52,22 @@ def strings_in(obj) -> set[str]:
     return out
 
 
+def leaky(project, *, spectators_only: bool = False):
+    """A broken projection for the tests that prove the leak audit can fail: it shows
+    every private field of an event to every seat (``spectators_only``: to seat ``None``
+    only; the seats get ``project``'s)."""
+
+    def projection(event, seat):
+        if spectators_only and seat is not None:
+            return project(event, seat)
+        out = {k: v for k, v in event.items() if k[0] != "_"}
+        for fields in (event.get("_private") or {}).values():
+            out.update(fields)
+        return out
+
+    return projection
+
+
 class Audit:
     """The server's ``audit`` hook: every frame queued for a seat, checked against the
     card codes that seat must not see at that moment (decoded, and in the raw bytes as a

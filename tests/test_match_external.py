@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from click.testing import CliRunner
+from helpers import announced_port
 
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
@@ -99,12 +100,7 @@ def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     bot = None
     try:
-        port = None
-        for line in match_proc.stderr:
-            m = re.search(r"waiting for tcp: bots at 127\.0\.0\.1:(\d+)", line)
-            if m:
-                port = int(m.group(1))
-                break
+        port = announced_port(match_proc.stderr, r"waiting for tcp: bots at 127\.0\.0\.1:(\d+)")
         assert port, "the runner did not say where it listens"
         bot = subprocess.Popen([sys.executable, str(ROOT / "clients/python/random_bot.py"), "--port", str(port),
                                 "--token", token, "--name", "far", "--games", "0"],

@@ -9,7 +9,7 @@ import random
 import pytest
 import trio
 
-from server_helpers import Audit, events_of, play_until, seated_client, serve
+from server_helpers import Audit, events_of, leaky, play_until, seated_client, serve
 
 GAMES = [("pidor", 4, 52), ("pidor", 3, 36), ("podkidnoy", 4, 36), ("perevodnoy", 3, 36), ("simple", 3, 36)]
 #: The durak family's variants (V1-V9), with every seat remote.
@@ -95,13 +95,7 @@ async def test_audit_catches_a_leaking_projection(monkeypatch):
     everyone is caught."""
     from pidor.server import runner
 
-    def leaky(event, seat):
-        out = {k: v for k, v in event.items() if k[0] != "_"}
-        for fields in (event.get("_private") or {}).values():
-            out.update(fields)
-        return out
-
-    monkeypatch.setattr(runner, "project", leaky)
+    monkeypatch.setattr(runner, "project", leaky(runner.project))
     audit = Audit()
     async with serve(audit=audit, seeds="leak") as (server, port):
         c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2})

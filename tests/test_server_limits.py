@@ -9,7 +9,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -19,7 +18,7 @@ import pytest
 import trio
 import trio.testing
 
-from helpers import old_database, read_frame
+from helpers import announced_port, old_database, read_frame
 from pidor import wire
 from pidor.server.app import Server
 from pidor.server.lobby import LIST_MAX, Rate
@@ -148,12 +147,7 @@ def test_serve_flags_set_the_limits(tmp_path):
                              "--max-per-address", "2", "--players-per-minute", "1"],
                             stderr=subprocess.PIPE, text=True)
     try:
-        port = None
-        for line in proc.stderr:
-            m = re.search(r"listening on 127\.0\.0\.1:(\d+)", line)
-            if m:
-                port = int(m.group(1))
-                break
+        port = announced_port(proc.stderr, r"listening on 127\.0\.0\.1:(\d+)")
         assert port
         hello = wire.encode({"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "x", "id": 1})
         socks = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(2)]

@@ -13,8 +13,8 @@ import trio.testing
 
 from pidor.engine.game import project
 from pidor.server import runner as runner_module
-from server_helpers import (Audit, cheat_and_call, events_of, is_event, open_client, open_table, play_until,
-                            seated_client, serve)
+from server_helpers import (Audit, cheat_and_call, events_of, is_event, leaky, open_client, open_table,
+                            play_until, seated_client, serve)
 
 
 async def spectator(where, name: str, table: int, **fields) -> tuple:
@@ -208,17 +208,7 @@ async def test_watch_delay_is_checked_like_every_option(autojump_clock):
 async def test_the_audit_catches_a_projection_that_leaks_to_spectators(monkeypatch, autojump_clock):
     """The leak check covers spectators: a projection that shows seat ``None`` every
     private field is caught on a spectator's frames."""
-    real = runner_module.project
-
-    def leaky(event, seat):
-        if seat is not None:
-            return real(event, seat)
-        out = {k: v for k, v in event.items() if k[0] != "_"}
-        for fields in (event.get("_private") or {}).values():
-            out.update(fields)
-        return out
-
-    monkeypatch.setattr(runner_module, "project", leaky)
+    monkeypatch.setattr(runner_module, "project", leaky(runner_module.project, spectators_only=True))
     audit = Audit()
     async with serve(audit=audit, seeds="watch-leak") as (server, port):
         c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2})
