@@ -164,10 +164,10 @@ class Recorder:
         return events
 
     def act(self, seat: int, action: tuple, now: float = 0.0, *, auto: str | None = None,
-            honest: bool = False) -> list[dict]:
+            honest: bool = False, parsed: bool = False) -> list[dict]:
         """A game action. ``auto``: T9, the honest bot acted for the seat (``timeout`` or
-        ``absent``); ``honest``: as for :meth:`Table.act`."""
-        events = self.table.act(seat, action, now, honest=honest)
+        ``absent``); ``honest`` and ``parsed``: as for :meth:`Table.act`."""
+        events = self.table.act(seat, action, now, honest=honest, parsed=parsed)
         if self.writer is not None:
             data = {"seat": seat, "action": self.table.game.action_data(action), "now": float(now)}
             if auto is not None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import math
+from functools import partial
 from typing import Callable
 
 import trio
@@ -626,13 +627,14 @@ class TableRunner(Drive):
                                         "this from; choose again from the next turn")
         offer = next((o for o in reversed(seat.offers) if self._choice_seq <= o[0] <= seen), None)
         if (offer is not None and offer[0] < self.seq and action in offer[1] and seat.index in t.to_act()
-                and t.game.check(seat.index, action)):
+                and t.game.judge(seat.index, action)):
             # Honest when the turn it was chosen from offered it, a violation only because
             # others played since (durak: the bout's limit filled up): refused, not a cheat.
             # (An offer of the latest seq is the present state: honest still, no check.)
             raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
                                         "have played since and it would break a rule now; choose again")
-        self._call_for(conn, rid, self.rec.act, seat.index, action, trio.current_time())
+        # (parsed above: the table judges it without checking its shape again)
+        self._call_for(conn, rid, partial(self.rec.act, parsed=True), seat.index, action, trio.current_time())
 
     def _do_call(self, conn, player, msg, rid) -> None:
         self._answer(conn, player, msg, rid, True)
