@@ -497,8 +497,11 @@ class Client:
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 7777, name: str = "bot", token: str | None = None,
-                 *, timeout: float = 30.0) -> None:
+                 *, timeout: float = 30.0, may_call: bool = True) -> None:
         self.host, self.port, self.name, self.token = host, port, name, token
+        # hello's may_call (§3): False says this client never calls «пидор!», and its tables
+        # pass every call window for it at once (Bot.run then answers no window itself)
+        self.may_call = may_call
         self.timeout = timeout  # for connecting and for each blocking request's reply
         self.conn: Connection | None = None
         self.traffic = Traffic()  # over every connection of this client
@@ -523,6 +526,8 @@ class Client:
         hello = {"version": PROTOCOL_VERSION, "name": self.name}
         if self.token is not None:
             hello["token"] = self.token
+        if not self.may_call:
+            hello["may_call"] = False
         welcome = self.request("hello", **hello)
         self.welcome = welcome
         self.player = welcome.get("player")
@@ -785,8 +790,15 @@ class Bot:
     def on_window(self, event: dict) -> bool:
         """A call window you owe an answer in: the ``window`` event (``seat`` acted,
         ``owing``, ``deadline``) plus ``action``, what that seat did (from the ``action``
-        event before it). True calls «пидор!»."""
+        event before it). True calls «пидор!». Not asked when the client said
+        ``may_call=False``: the server has passed for you."""
         return False
+
+    def may_call(self) -> bool:
+        """Whether :meth:`on_window` can ever answer True (by default: whether the class
+        overrides it). Pass it to :class:`Client` (``Client(..., may_call=bot.may_call())``):
+        a bot that never calls then costs its tables no round trip per action."""
+        return type(self).on_window is not Bot.on_window
 
     def on_court(self, event: dict) -> bool | None:
         """A court where you vote: True «пидор», False «чист», None abstains."""
@@ -877,7 +889,7 @@ class Bot:
                 self._resyncing = True
                 client.resync()
             t = e.get("type")
-            if t == "window" and st.seat in e.get("owing", ()) and e.get("seat") != st.seat:
+            if t == "window" and client.may_call and st.seat in e.get("owing", ()) and e.get("seat") != st.seat:
                 last = st.last_action or {}
                 about = last.get("action") if last.get("seat") == e.get("seat") else None
                 if self.on_window({**e, "action": about}):

@@ -192,19 +192,34 @@ def check_rearm(records: list[Record], budget: float) -> str:
 
 
 def check_windows(records: list[Record], budget: float) -> str:
-    owed = 0
+    owed = passed = 0
     for rec in records:
         for frames in _connections(rec):
-            owed += sum(1 for f in frames if _owes_window(_event(f), rec.seat))
-            _answers(frames, "window", lambda e: _owes_window(e, rec.seat), ("call", "pass"),
+            if not rec.may_call:  # §3: the server passes for it; an answer of its own is refused
+                passed += sum(1 for f in frames if _in_window(_event(f), rec.seat))
+                answer = next((f for f in frames if f.dir == "c2s" and _type(f) in ("call", "pass")), None)
+                if answer is not None:
+                    raise Failure("said hello with may_call false (the server passes for it), then answered "
+                                  "a call window itself", rec, answer)
+                continue
+            owed += sum(1 for f in frames if _owes_window(_event(f), rec))
+            _answers(frames, "window", lambda e: _owes_window(e, rec), ("call", "pass"),
                      ("window_closed", "call"), rec, "call window")
-    if not owed:
+    if not owed + passed:
         raise Failure("no call window was owed: the games did not get far" + _gone(records[0]), records[0])
-    return f"{owed} call windows owed, each answered once, with its seq"
+    said = f"{passed} passed for it by the server (hello may_call false)" if passed else ""
+    answered = f"{owed} call windows owed, each answered once, with its seq" if owed else ""
+    return "; ".join(x for x in (answered, said) if x)
 
 
-def _owes_window(e: dict, seat: int | None) -> bool:
+def _in_window(e: dict, seat: int | None) -> bool:
+    """``e`` opens a call window ``seat`` is in (an action of another seat)."""
     return e.get("type") == "window" and seat in e.get("owing", ()) and e.get("seat") != seat
+
+
+def _owes_window(e: dict, rec: Record) -> bool:
+    """``e`` opens a call window the bot must answer (it did not say it never calls)."""
+    return rec.may_call and _in_window(e, rec.seat)
 
 
 def check_courts(records: list[Record], budget: float) -> str:
@@ -331,7 +346,7 @@ def check_budget(records: list[Record], budget: float) -> str:
                     raise Failure("the server played for it: its turn clock ran out (T9)", rec, f)
                 if f.dir == "s2c" and _type(f) == "turn" and f.msg.get("seat") == rec.seat:
                     asked[("act", f.msg.get("seq"))] = f
-                elif _owes_window(e, rec.seat):
+                elif _owes_window(e, rec):
                     asked[("pass", f.msg.get("seq"))] = f
                 elif e.get("type") == "court" and rec.seat in e.get("voters", ()):
                     asked[("vote", f.msg.get("seq"))] = f

@@ -47,6 +47,7 @@ class Record:
     seconds: float = 0.0
     timed_out: bool = False
     missed: bool = False  # the kit stopped the game when the bot missed what it owed (or got a fatal error)
+    may_call: bool = True  # its hello's may_call (False: it owes no call window, §3)
     trouble: str = ""  # the kit could not play the scenario (not the bot's fault)
 
     def add(self, conn: int, direction: str, msg: dict | None, note: str = "") -> Frame:
@@ -301,6 +302,8 @@ class Relay:
                 self.results.set()
 
     def _answered(self, msg: dict) -> None:
+        if msg.get("type") == "hello":
+            self.record.may_call = msg.get("may_call") is not False
         kind = {"pass": "window", "call": "window", "vote": "court"}.get(msg.get("type"))
         if kind in self._owed:
             self._owed[kind] = True
@@ -316,7 +319,7 @@ class Relay:
         if not isinstance(e, dict):
             return
         seat, kind = self.record.seat, e.get("type")
-        if kind == "window" and seat in e.get("owing", ()) and e.get("seat") != seat:
+        if kind == "window" and self.record.may_call and seat in e.get("owing", ()) and e.get("seat") != seat:
             self._owed["window"] = False
         elif kind == "court" and seat in e.get("voters", ()):
             self._owed["court"] = False

@@ -261,8 +261,9 @@ class FakePeer:
     Like a connection it hands a table one request at a time (:meth:`submit` waits until
     the last one is answered), and a game request without ``seq`` gets the latest seen."""
 
-    def __init__(self, name: str = "p", player: int | None = None, address: str = "10.0.0.1") -> None:
-        self.name, self.player, self.address = name, player, address
+    def __init__(self, name: str = "p", player: int | None = None, address: str = "10.0.0.1",
+                 may_call: bool = True) -> None:
+        self.name, self.player, self.address, self.may_call = name, player, address, may_call
         self.peer = f"{address}:4000"
         self.closed = False
         self.messages: list[dict] = []

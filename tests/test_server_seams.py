@@ -52,9 +52,9 @@ async def join(peer: FakePeer, runner: TableRunner) -> int:
     return peer.seat
 
 
-async def play(peer: FakePeer, runner: TableRunner, stop) -> dict:
+async def play(peer: FakePeer, runner: TableRunner, stop, answer: bool = True) -> dict:
     """Play the peer's seat until ``stop(message)``: the first option of every turn, a pass
-    in every window, guilty in every court. Returns that message."""
+    in every window (none without ``answer``), guilty in every court. Returns that message."""
     while True:
         msg = await peer.next()
         if stop(msg):
@@ -63,7 +63,7 @@ async def play(peer: FakePeer, runner: TableRunner, stop) -> dict:
             await peer.submit(runner, {"type": "act", "action": msg["options"][0]})
         elif msg["type"] == "event":
             e = msg["event"]
-            if e["type"] == "window" and peer.seat in e["owing"]:
+            if e["type"] == "window" and peer.seat in e["owing"] and answer:
                 await peer.submit(runner, {"type": "pass"})
             elif e["type"] == "court" and peer.seat in e["voters"]:
                 await peer.submit(runner, {"type": "vote", "guilty": True})
@@ -115,6 +115,33 @@ async def test_a_whole_game_of_bots_and_one_human_through_the_seam(tmp_path, aut
     assert row["ended"] is not None and row["aborted"] is None and row["log_error"] is None
     assert report.status == "verified", report
     assert report.result == row["result"] == end["event"]["result"]
+
+
+@pytest.mark.parametrize("may_call", [False, True])
+async def test_a_player_who_never_calls_is_passed_for_at_once(may_call, tmp_path, autojump_clock):
+    """PROTOCOL.md section 3, hello ``may_call: false``: the table passes every call window
+    for him (T3) in the table call that opened it, so no window waits for its deadline
+    and no time passes in a game of people who act at once. Said by nobody (the control),
+    windows wait for the unanswering players until their deadline. The log verifies."""
+    house = FakeHouse("seam-passer", logs=tmp_path)
+    runner = new_table(house, {"game": "pidor", "players": 3, "bots": 1})
+    alice, bob = FakePeer("alice", player=1, may_call=may_call), FakePeer("bob", player=2, may_call=may_call)
+    async with running(runner):
+        await join(alice, runner)
+        await join(bob, runner)
+        start = trio.current_time()
+        assert (await alice.request(runner, {"type": "start"}))["type"] == "ok"
+        async with trio.open_nursery() as nursery:
+            for peer in (alice, bob):
+                nursery.start_soon(play, peer, runner, is_results, False)
+        elapsed = trio.current_time() - start
+    windows = len(alice.events("window"))
+    assert windows > 10 and not [m for m in alice.messages + bob.messages if m["type"] == "error"]
+    if may_call:
+        assert elapsed >= windows * runner.options["call_window"] / 2  # (most windows owed by both)
+    else:
+        assert elapsed == 0.0
+    assert logged(house, runner)[1].status == "verified"
 
 
 async def test_a_refused_request_is_answered_and_the_turn_comes_again(autojump_clock):
@@ -343,6 +370,17 @@ async def test_lobby_hello_gives_a_player_a_token_and_knows_the_token_again(auto
         with pytest.raises(RequestError) as e:
             lobby.hello(FakePeer("x"), hello_msg("x", "no such token"), 3)
         assert e.value.code == "unknown_token"
+
+        # may_call (section 3): true by default, false for a client that never calls;
+        # anything else is refused before a player is made
+        assert again.may_call is True
+        quiet = FakePeer("quiet")
+        lobby.hello(quiet, {**hello_msg("quiet", w["token"]), "may_call": False}, 4)
+        assert quiet.may_call is False and lobby.online == {first.player: quiet}
+        bad = FakePeer("bad")
+        with pytest.raises(RequestError) as e:
+            lobby.hello(bad, {**hello_msg("bad"), "may_call": "no"}, 5)
+        assert e.value.code == "bad_request" and "may_call" in str(e.value) and bad.player is None
 
 
 async def test_lobby_creates_lists_and_routes_table_requests(autojump_clock):

@@ -69,8 +69,8 @@ class RandomBot(Reporter, Bot):
         self.turns += 1
         return self.rng.choice(options)
 
-    def on_window(self, event):
-        return False  # never call «пидор!»
+    # No on_window: it never calls «пидор!», and says so (may_call), so the server passes
+    # every call window for it.
 
     def on_court(self, event):
         return self.rng.random() < 0.5  # «пидор» or «чист», at random
@@ -116,7 +116,6 @@ def parse_args(argv):
 
 def main(argv=None, out=print) -> int:
     args = parse_args(argv)
-    client = Client(args.host, args.port, args.name, args.token)
     if args.stats:  # a match runner stops a bot that stays seated with SIGTERM: end as on any exit
         try:
             signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -131,6 +130,7 @@ def main(argv=None, out=print) -> int:
         except ValueError as e:
             out(f"error: {e}")
             return 2
+    client = Client(args.host, args.port, args.name, args.token, may_call=bot.may_call())
     try:
         welcome = client.connect()
         if "token" in welcome:

@@ -145,6 +145,10 @@ class PolicyBot(Bot):
             self._seat.knowledge.sent(action)
         return action
 
+    def may_call(self) -> bool:
+        policy = self.policy if self.policy is not None else make_policy(self._spec, 0, self._seed)
+        return policy.may_call()
+
     def on_window(self, event: dict) -> bool:
         if self._seat is None:
             return False

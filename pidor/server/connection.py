@@ -47,6 +47,7 @@ class Connection:
         self.address = address  # the peer's IP address: what per-address limits count
         self.player: int | None = None
         self.name = ""
+        self.may_call = True  # hello's may_call (False: its tables pass every call window for it)
         self.closed = False
         self._closing = False
         self.fatal_code: str | None = None  # the code of the fatal error that closed it, if any

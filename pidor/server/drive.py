@@ -10,7 +10,8 @@ A mixin of :class:`pidor.server.runner.TableRunner`:
   :class:`AwayStandIn` passes its windows, abstains in the court (T4: the court does not
   wait for its vote deadline) and says «бито» at once; its obliged actions are left to
   the turn clock, ``AWAY_TURN`` seconds after each is due (T9), so the game keeps a human
-  pace. A connected player's seat has no policy: the driver awaits him.
+  pace. A connected player's seat has no policy: the driver awaits him, except in a call
+  window when his hello said ``may_call: false`` (:data:`PASSER`: he passes at once).
 * Every table call goes through the game's recorder (``self.rec``), via ``self._call``
   (:class:`ServerTable` for the driver's calls): an action played for a human seat by its
   stand-in, or by the bot that replaced a player who left (:class:`Replacement`), is
@@ -29,7 +30,7 @@ from ..driver import Driver
 from ..engine.game import Action, ActionError, Event
 from .seating import Seat
 
-__all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Replacement", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
+__all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Passer", "PASSER", "Replacement", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
 
 #: Table calls made by bots and stand-ins in one cycle before the table task yields.
 CYCLE_BUDGET = 200
@@ -60,6 +61,18 @@ class AwayStandIn(Policy):
         return _BITO if _BITO in obs.honest else None
 
 
+class Passer(Policy):
+    """A connected player who said he never calls (hello ``may_call: false``), in a call
+    window he owes: he passes (T3), at once, in the table call that opened it, so the
+    window closes without a round trip. Asked nothing else."""
+
+    name = "passer"
+
+
+#: The one :class:`Passer` (it holds no state: its seat is never read).
+PASSER = Passer(0)
+
+
 class Replacement(Policy):
     """The honest bot that replaced a player who left during the game (T9): it plays for
     him, so its actions are logged ``auto="absent"``."""
@@ -84,12 +97,14 @@ class Replacement(Policy):
 class SeatPolicies:
     """Who decides for each seat, as the seats are now (the driver reads it at every
     step): a bot seat's bot; for an away player, his stand-in; a connected player decides
-    himself (``None``: the driver awaits him)."""
+    himself (``None``: the driver awaits him), but while a call window is open one who
+    never calls is :data:`PASSER`."""
 
-    __slots__ = ("_seats",)
+    __slots__ = ("_seats", "_runner")
 
-    def __init__(self, seats: list[Seat]) -> None:
+    def __init__(self, seats: list[Seat], runner: "Drive") -> None:
         self._seats = seats
+        self._runner = runner
 
     def __len__(self) -> int:
         return len(self._seats)
@@ -98,8 +113,12 @@ class SeatPolicies:
         seat = self._seats[index]
         if seat.kind == "bot":
             return Replacement(seat.bot) if seat.replaced else seat.bot
-        if seat.kind == "human" and seat.conn is None:
-            return AwayStandIn(seat.index)
+        if seat.kind == "human":
+            conn = seat.conn
+            if conn is None:
+                return AwayStandIn(seat.index)
+            if not conn.may_call and self._runner.table.window is not None:
+                return PASSER
         return None
 
 
@@ -183,7 +202,7 @@ class Drive:
 
     def _new_driver(self) -> Driver:
         """The driver of a game that starts."""
-        return Driver(ServerTable(self), SeatPolicies(self.seats), self._rng, watch=False)
+        return Driver(ServerTable(self), SeatPolicies(self.seats, self), self._rng, watch=False)
 
     def _stand_in_action(self, seat: int) -> Action | None:
         """The honest bot's action for a human seat whose turn clock ran out (T9)."""

@@ -141,6 +141,7 @@ class Lobby:
             return
         name = _clean_name(field_str(msg, "name", max_len=NAME_MAX))
         token = field_str(msg, "token", optional=True, max_len=128)
+        may_call = field_bool(msg, "may_call", default=True)
         store = self.store
         issued = None
         if token is not None:
@@ -158,7 +159,7 @@ class Lobby:
         old = self.online.get(player)
         if old is not None and old is not conn:
             old.fatal("replaced", "you connected again from elsewhere; this connection is closed")
-        conn.player, conn.name = player, name
+        conn.player, conn.name, conn.may_call = player, name, may_call
         self.online[player] = conn
         runner = self.seated.get(player)
         welcome = {"type": "welcome", "id": rid, "version": wire.PROTOCOL_VERSION, "server": f"pidor {__version__}",

@@ -80,8 +80,10 @@ def field_int(msg: dict, name: str, optional: bool = False) -> int | None:
     return value
 
 
-def field_bool(msg: dict, name: str) -> bool:
+def field_bool(msg: dict, name: str, default: bool | None = None) -> bool:
     value = msg.get(name)
+    if value is None and default is not None:
+        return default
     if type(value) is not bool:
         raise RequestError("bad_request", f"{msg.get('type')}.{name} must be true or false")
     return value

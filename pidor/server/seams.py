@@ -43,6 +43,7 @@ class Peer(Protocol):
     peer: str  # "address:port", for logs
     address: str  # the IP address that per-address limits count
     closed: bool  # nothing sent to it arrives any more
+    may_call: bool  # hello's ``may_call``: False, the client never calls and its tables pass for it
 
     def send(self, message: dict) -> None:
         """Encode and send one message."""
