@@ -267,6 +267,8 @@ class FakePeer:
         self.peer = f"{address}:4000"
         self.closed = False
         self.messages: list[dict] = []
+        self.arrived: list[float] = []  # when each message came (trio's clock)
+        self.batches: list[list[dict]] = []  # the messages of each send_frames: one write each
         self.seat: int | None = None  # set by the test when a table seats it
         self.waiting = False  # a request of ours is in a table's inbox
         self.seq = 0  # the latest seq received (events, turns, snapshots)
@@ -283,9 +285,13 @@ class FakePeer:
         if self.closed:
             return
         self._decoder.receive_data(b"".join(frames))
+        now, batch = trio.current_time(), []
         while (msg := self._decoder.next_message()) is not None:
             self.messages.append(msg)
+            self.arrived.append(now)
+            batch.append(msg)
             self.seq = latest_seq(self.seq, msg)
+        self.batches.append(batch)
         self._arrived.set()
 
     def fatal(self, code: str, message: str, rid=None) -> None:

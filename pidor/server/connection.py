@@ -256,9 +256,9 @@ class Connection:
         try:
             rid = request_id(msg)
             kind = msg.get("type")
-            if not isinstance(kind, str):
-                raise RequestError("bad_request", "every message needs a string 'type'")
             if self.player is None:
+                if not isinstance(kind, str):
+                    raise RequestError("bad_request", "every message needs a string 'type'")
                 if kind != "hello":
                     raise RequestError("hello_first", "say hello first (with the protocol version)")
                 self.handler.hello(self, msg, rid)

@@ -184,7 +184,12 @@ class Lobby:
     # --- requests ------------------------------------------------------------------
 
     def request(self, conn: Peer, msg: dict, rid) -> None:
-        kind = msg["type"]
+        runner = self.seated.get(conn.player)
+        if runner is not None:
+            runner.release(conn)  # what its table holds for it goes before any answer to this
+        kind = msg.get("type")
+        if not isinstance(kind, str):
+            raise RequestError("bad_request", "every message needs a string 'type'")
         if kind == "ping":
             conn.send({"type": "pong", "id": rid})
         elif kind == "list":

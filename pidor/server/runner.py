@@ -7,7 +7,8 @@ Requests reach it through a bounded inbox (``submit``). One cycle of the task::
     tick the table's clocks (T3 window, T4 vote, D5 «бито») and the turn clocks (T9)
     let the bots and the stand-ins of away seats play, answer and vote (T3: at once)
     prompt each human whose turn it is ("turn", tutorial "hint", T11)
-    flush: hand every connection its frames (never blocks: a full queue drops the client)
+    flush: hand every connection its frames (never blocks: a full queue drops the client),
+           but hold those that ask nothing of a client that never calls (HOLD)
 
 The table task gets the server as a :class:`~pidor.server.seams.House` (seeds, log paths,
 the games index, seat bookkeeping, observers) and its clients as
@@ -54,6 +55,16 @@ INBOX = 256
 #: Requests a table task handles (``table`` names the table; default: the player's own).
 TABLE_REQUESTS = ("join", "leave", "seed", "start", "bot", "act", "call", "pass", "vote", "tutorial_off", "resync",
                   "watch", "unwatch")
+
+
+#: Seconds at most that frames wait for a connection whose hello said ``may_call: false``
+#: while none of them asks it anything (PROTOCOL.md §3). It owes no call window, so the
+#: events of other seats' turns go out with the next frame that asks it to act or vote:
+#: one write and one wake-up of the bot per turn of its own, not one per table call.
+HOLD = 0.1
+#: Events that ask something of a seat or end its game: never held (a court's voters
+#: vote; a client counts its games by ``results``).
+ASKING = frozenset({"court", "results"})
 
 
 class Busy(Exception):
@@ -103,6 +114,8 @@ class TableRunner(Drive):
         self._rng = Rng(self.house.new_seed(), b"runner")
         self._next_seed = self.house.new_seed()  # T10: the next deal's secret server seed
         self._pending: dict[Peer, list[bytes]] = {}
+        self._urgent: set[Peer] = set()  # connections that a pending frame asks something of
+        self._held: dict[Peer, float] = {}  # connection -> since when its pending frames wait (HOLD)
         self._replied = False  # the request being handled has its reply (or error)
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
@@ -192,7 +205,7 @@ class TableRunner(Drive):
         except Exception:
             log.exception("table %s failed; closing it", self.id)
             self.close_reason = "internal_error"
-            self._flush()
+            self._flush(hold=False)
         finally:
             if not self.closed and self.close_reason == "empty":
                 self.close_reason = "shutdown"  # cancelled: the server is stopping
@@ -216,11 +229,13 @@ class TableRunner(Drive):
                 self._requests -= 1
                 self._error(conn, msg.get("id"), "no_table", f"table {self.id} has closed")
                 conn.table_answered()
-        self._flush()
+        self._flush(hold=False)
 
     def _next_deadline(self) -> float | None:
         t = self.table
         times = [self.spectators.next_due()]
+        if self._held:
+            times.append(min(self._held.values()) + HOLD)
         if t is not None and not t.over:
             times += [s.turn_deadline for s in self.seats]
             if self._abandoned_at is not None:
@@ -231,25 +246,32 @@ class TableRunner(Drive):
 
     # ------------------------------------------------------------------ output
 
-    def _send(self, conn: Peer | None, message: dict, seat: int | None = None, hidden: set | None = None) -> None:
+    def _send(self, conn: Peer | None, message: dict, seat: int | None = None, hidden: set | None = None,
+              urgent: bool = True) -> None:
+        """Queue a message for ``conn``: a reply, a prompt or a notice (``urgent``: never
+        held)."""
         if conn is not None and not conn.closed:
-            self._queue(conn, wire.encode(message), seat, hidden)
+            self._queue(conn, wire.encode(message), seat, hidden, urgent)
 
-    def _queue(self, conn: Peer, frame: bytes, seat: int | None = None, hidden: set | None = None) -> None:
-        """Queue an encoded frame for ``conn`` (sent at the end of the cycle)."""
+    def _queue(self, conn: Peer, frame: bytes, seat: int | None = None, hidden: set | None = None,
+               urgent: bool = False) -> None:
+        """Queue an encoded frame for ``conn``, sent at the end of the cycle or, if it is
+        not ``urgent`` and the client never calls, held (``HOLD``)."""
         audit = self.house.audit
         if audit is not None and seat is not None:
             if hidden is None:
                 hidden = self.table.game.hidden_from(seat) if self.table and self.table.game else set()
             audit(self.id, seat, frame, hidden)
         self._pending.setdefault(conn, []).append(frame)
+        if urgent:
+            self._urgent.add(conn)
 
-    def _reply(self, conn, rid, message: dict) -> None:
+    def _reply(self, conn, rid, message: dict, urgent: bool = True) -> None:
         self._replied = True
         if rid is None and message["type"] == "ok":
             return  # a request without an id gets no "ok" (errors are always sent)
         message["id"] = rid
-        self._send(conn, message)
+        self._send(conn, message, urgent=urgent)
 
     def _error(self, conn, rid, code: str, text: str, rule: str | None = None) -> None:
         self._replied = True
@@ -269,9 +291,30 @@ class TableRunner(Drive):
         if self.spectators:
             self._to_spectators(wire.encode(message), trio.current_time())
 
-    def _flush(self) -> None:
+    def _flush(self, hold: bool = True) -> None:
+        """Hand every connection its frames; those of a client that never calls wait
+        while none asks it anything, ``HOLD`` seconds at most (``hold=False``: none
+        waits, the table closes)."""
         pending, self._pending = self._pending, {}
+        urgent, self._urgent = self._urgent, set()
+        held, now = self._held, None
         for conn, frames in pending.items():
+            if hold and not (conn.may_call or conn in urgent or conn.closed):
+                if now is None:
+                    now = trio.current_time()
+                if now < held.setdefault(conn, now) + HOLD:
+                    self._pending[conn] = frames
+                    continue
+            if held:
+                held.pop(conn, None)
+            conn.send_frames(frames)
+
+    def release(self, conn: Peer) -> None:
+        """Hand ``conn`` the frames held for it now: it sent a request, and the answer
+        to it must not overtake them (PROTOCOL.md §2: replies in the order of requests)."""
+        frames = self._pending.pop(conn, None)
+        self._held.pop(conn, None)
+        if frames:
             conn.send_frames(frames)
 
     def _snapshot(self, seat: Seat, now: float) -> None:
@@ -354,7 +397,7 @@ class TableRunner(Drive):
         """A table call made for a request: the ``ok`` reply goes before its events."""
         before = self._hidden()
         events = fn(*args)
-        self._reply(conn, rid, {"type": "ok"})
+        self._reply(conn, rid, {"type": "ok"}, urgent=False)  # (it asks nothing: it may be held)
         self._emit(events, before)
 
     def _emit(self, events: list[Event], before: list[set] | None = None) -> None:
@@ -394,7 +437,7 @@ class TableRunner(Drive):
                         view["deadline"] = _rel(view["deadline"], trio.current_time())
                     frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
                 hidden = None if before is None else before[s.index] & after[s.index]
-                self._queue(s.conn, frame, s.index, hidden)
+                self._queue(s.conn, frame, s.index, hidden, kind in ASKING)
             if self.spectators:
                 view = project(e, None)
                 if kind == "window":

@@ -75,7 +75,8 @@ class Handler(Protocol):
         accepted)."""
 
     def request(self, conn: Peer, msg: dict, rid: Any) -> None:
-        """Any later message, ``msg["type"]`` a string."""
+        """Any later message (its ``type`` not checked yet). Whatever its table holds for
+        the connection is handed over first, so no answer overtakes it."""
 
     def gone(self, conn: Peer) -> None:
         """The connection has closed."""
