@@ -1,5 +1,9 @@
 """The sample bots in Python, JavaScript and C pass every check of ``pidor conform``.
 
+Both ways of meeting a call window are run (PROTOCOL.md section 3): the Python and C bots
+never call and say hello ``may_call: false`` (the server passes for them); the JavaScript
+bot calls now and then (``--call 0.02``), so it answers every window it owes itself.
+
 The JavaScript and C bots are built first when they are not (``npm ci`` in clients/js,
 ``make -C clients/c``; ``.ci/run`` installs the toolchains). A missing toolchain fails
 these tests, naming what to install: it is never skipped. The three ``pidor conform``
@@ -10,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -21,9 +26,13 @@ from pidor.conform import SCENARIOS
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BOTS = {
     "python": [sys.executable, "clients/python/random_bot.py"],
-    "js": ["node", "clients/js/random_bot.js"],
+    "js": ["node", "clients/js/random_bot.js", "--call", "0.02"],
     "c": ["clients/c/random_bot"],
 }
+# the windows check's detail: passed for it by the server, or answered by the bot
+PASSED = r"\d+ passed for it by the server \(hello may_call false\)"
+ANSWERED = r"\d+ call windows owed, each answered once, with its seq"
+WINDOWS = {"python": PASSED, "js": ANSWERED, "c": PASSED}
 
 
 def _need(program: str, package: str) -> None:
@@ -79,3 +88,5 @@ def test_the_sample_bot_passes_every_check(conform_runs, bot):
                                                       "honest_only", "payment", "reconnect", "games", "forward",
                                                       "budget"]
     assert all(s["done"] for s in report["scenarios"]) and len(report["scenarios"]) == len(SCENARIOS)
+    windows = next(c["detail"] for c in report["checks"] if c["check"] == "windows")
+    assert re.fullmatch(WINDOWS[bot], windows), windows

@@ -1,8 +1,8 @@
 /* A sample bot for the pidor match server, protocol pidor/2 (protocol/PROTOCOL.md), in C
  * over POSIX sockets, with msgpack-c (Debian: libmsgpack-dev). It plays a random honest
- * option, passes every call window and votes at random; it plays every game the server
- * has (it only echoes the options it is offered), pays when a turn asks for a card, and
- * comes back with its token after a drop.
+ * option, never calls «пидор!» (and says so: the server passes every call window for it)
+ * and votes at random; it plays every game the server has (it only echoes the options it
+ * is offered), pays when a turn asks for a card, and comes back with its token after a drop.
  *
  *   ./random_bot --port 7777 --create podkidnoy --players 3 --deck 52 --games 2
  *   ./random_bot --port 7777 --table 3        (or neither: the first open table)
@@ -12,7 +12,8 @@
  *   2. say hello first: {"type": "hello", "version": "pidor/2", "name": ...}; keep the token;
  *   3. act only on a turn, once per turn seq, with that seq; again only if refused;
  *   4. answer each call window you owe with pass (or call), each court with a vote,
- *      naming the seq of the window or court event;
+ *      naming the seq of the window or court event; a bot that never calls, as this one,
+ *      says "may_call": false in hello instead, and owes no window (the server passes);
  *   5. ignore fields and message types you do not know.
  */
 #define _DEFAULT_SOURCE
@@ -229,10 +230,11 @@ static bool connect_and_hello(struct bot *b)
     b->have = b->taken = 0;
     b->acted_seq = b->acted_id = -1;
     struct message m;  /* rule 2 */
-    begin(&m, "hello", b->token[0] ? 4 : 3);
+    begin(&m, "hello", b->token[0] ? 5 : 4);
     add_int(&m, "id", b->next_id++);
     add_str(&m, "version", "pidor/2");
     add_str(&m, "name", b->name);
+    add_bool(&m, "may_call", false);  /* rule 4: it never calls, so it owes no call window */
     if (b->token[0])
         add_str(&m, "token", b->token);
     return finish(b, &m);
@@ -303,11 +305,7 @@ static void on_event(struct bot *b, const msgpack_object *msg)
     const msgpack_object *e = get(msg, "event");
     int64_t seq = get_int(msg, "seq", -1);
     struct message m;
-    if (is(e, "type", "window") && holds(e, "owing", b->seat) && get_int(e, "seat", -1) != b->seat) {
-        begin(&m, "pass", 1);  /* rule 4: no id, no ok comes back */
-        add_int(&m, "seq", seq);
-        finish(b, &m);
-    } else if (is(e, "type", "court") && holds(e, "voters", b->seat)) {
+    if (is(e, "type", "court") && holds(e, "voters", b->seat)) {  /* rule 4: no id, no ok comes back */
         begin(&m, "vote", 2);
         add_bool(&m, "guilty", rand() % 2);
         add_int(&m, "seq", seq);

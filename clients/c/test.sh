@@ -32,6 +32,26 @@ for table in pidor:36 pidor:52 podkidnoy:36 podkidnoy:52 perevodnoy:36 perevodno
   check "a whole game of $game, $deck cards" \
     ./random_bot --port "$port" --create "$game" --deck "$deck" --players 3 --seed 5 "^game 1 over: "
 done
+# The bot's hello, as JSON: a listener on a free port reads one frame and hangs up (the bot
+# then ends: it has no token to come back with). A bot that does not connect fails it
+# after 30 s.
+hello_of() {
+  coproc listener { PYTHONPATH=$root "$python" -c '
+import json, socket, struct
+from pidor.wire import decode_frame
+socket.setdefaulttimeout(30)
+server = socket.create_server(("127.0.0.1", 0))
+print(server.getsockname()[1], flush=True)
+frame = server.accept()[0].makefile("rb")
+print(json.dumps(decode_frame(frame.read(struct.unpack(">I", frame.read(4))[0]))))'; }
+  local at hello
+  read -r at <&"${listener[0]}"
+  ./random_bot --port "$at" > /dev/null 2>&1 || true
+  read -r hello <&"${listener[0]}"
+  wait "$listener_PID"
+  echo "$hello"
+}
+check "hello says may_call false: it never calls (PROTOCOL.md §3)" hello_of '"type": "hello", .*"may_call": false'
 check "two games in a row at one table" ./random_bot --port "$port" --create podkidnoy --players 2 --games 2 "^game 2 over: "
 check "bad arguments: the usage, exit status 2" bash -c './random_bot --players 9; [ $? -eq 2 ]' "usage: random_bot"
 echo "$passed passed, $failed failed"

@@ -204,8 +204,10 @@ class Connection {
 const REPLIES = new Set(["welcome", "tables", "joined", "pong", "rules", "ok", "error"]);
 
 export class Client {
-  constructor({ host = "127.0.0.1", port = 7777, name = "js-bot", token = null } = {}) {
-    Object.assign(this, { host, port, name, token });
+  // `mayCall: false` says in hello that this client never calls «пидор!» (§3): its tables
+  // pass every call window for it at once, and Bot.run answers no window.
+  constructor({ host = "127.0.0.1", port = 7777, name = "js-bot", token = null, mayCall = true } = {}) {
+    Object.assign(this, { host, port, name, token, mayCall });
     this.conn = null;
     this.nextId = 1;
     this.kept = []; // messages that arrived while a request waited for its reply
@@ -223,6 +225,7 @@ export class Client {
     this.posted.clear();
     const hello = { version: PROTOCOL_VERSION, name: this.name };
     if (this.token) hello.token = this.token;
+    if (!this.mayCall) hello.may_call = false;
     const welcome = await this.request("hello", hello);
     this.token = welcome.token ?? this.token;
     return welcome;
@@ -312,6 +315,7 @@ export class Bot {
   // A turn whose options are all `give` (a payment, D12/P10).
   onPayment(options, turn) { return this.onTurn(options, turn, true); }
   // A call window you owe an answer in (`event.seat` acted, `event.action`): true calls.
+  // Not asked when the client said `mayCall: false`: the server has passed for you.
   onWindow(event) { return false; }
   // A court where you vote: true «пидор», false «чист».
   onCourt(event) { return true; }
@@ -371,7 +375,7 @@ export class Bot {
     } else if (msg.type === "event") {
       const e = msg.event;
       this.onEvent(e, msg.seq);
-      if (e.type === "window" && e.owing?.includes(me) && e.seat !== me) {
+      if (e.type === "window" && client.mayCall && e.owing?.includes(me) && e.seat !== me) {
         if (this.onWindow(e)) client.call(msg.seq);
         else client.pass(msg.seq);
       } else if (e.type === "court" && e.voters?.includes(me)) {

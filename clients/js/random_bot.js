@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // A sample bot: plays a random honest option; with --cheat P it sometimes plays a dishonest
 // variant of one (махлёж: the table may call it), with --call P it sometimes calls «пидор!».
+// With --call 0 (the default) it never calls, and says so in hello (may_call false): the
+// server then passes every call window for it.
 //
 //   node random_bot.js --host 127.0.0.1 --port 7777 --name bot1 --table 3
 //   node random_bot.js --name bot1 --create podkidnoy --players 4 --bots 3 --games 5
@@ -122,7 +124,8 @@ export async function main(argv, out = console.log) {
     out(USAGE);
     return 0;
   }
-  const client = new Client({ host: args.host, port: args.port, name: args.name, token: args.token });
+  const client = new Client({ host: args.host, port: args.port, name: args.name, token: args.token,
+    mayCall: args.call > 0 });
   const bot = new RandomBot({ seed: args.seed ?? null, cheat: args.cheat, call: args.call, out });
   try {
     const welcome = await client.connect();
