@@ -16,7 +16,8 @@ stand-in takes over as for any absent player).
 
 The driver calls the table it is given: a :class:`~pidor.engine.table.Table`, a
 :class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), or any
-object with their surface (``act``, ``answer``, ``vote``, ``abstain``, ``to_act``,
+object with their surface (``act`` (taking ``honest=True``: an option handed out
+unchanged, not checked again), ``answer``, ``passes``, ``vote``, ``abstain``, ``to_act``,
 ``honest_actions``, ``actions``, ``waiting_answers``, ``waiting_votes``, ``window``,
 ``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``; :func:`play_game`
 also uses ``over``, ``deadline`` and ``tick``). A policy with an ``auto`` (a stand-in
@@ -233,14 +234,10 @@ class Driver:
         # The seats whose policies listen to events (``observe``): fixed for a list of
         # policies, looked up at every batch when the seats may change hands (the server).
         self._listeners = self._listening() if isinstance(policies, (list, tuple)) else None
-        # A target with the Table's whole surface (a Table, a Recorder): it takes a window's
-        # passes in one call and an honest option without checking it again (the server's
-        # table answers one seat at a time and checks every action).
-        self._local = callable(getattr(type(table), "passes", None))
         self._calling: tuple[Any, int] | None = None  # (window, seat): a call decided, not yet made
-        # A fixed list of policies, none of which ever calls, at a table that takes a
-        # window's passes in one call: every window is passed at once, nobody asked.
-        self._silent = (self._local and self._listeners is not None
+        # A fixed list of policies, none of which ever calls: every window is passed at
+        # once, nobody asked.
+        self._silent = (self._listeners is not None
                         and not any(p is None or p.may_call() for p in policies))
         if table.game is not None:
             self._restart([])
@@ -315,8 +312,8 @@ class Driver:
         order); else a game action, the seats that may act asked in a fair rotation.
         Stops when no policy acts (persons and clocks are awaited, or the game is over)
         or after ``budget`` calls (the server's cycle budget); returns the number of
-        calls made. Where the table takes them so, the passes of a window's policies up
-        to the first call are made in one call (:meth:`Table.passes`)."""
+        calls made. The passes of a window's policies up to the first call are made in
+        one call (:meth:`Table.passes`)."""
         table = self.table
         policies = self.policies
         seats = self.seats
@@ -363,7 +360,7 @@ class Driver:
                 try:
                     honest = obs._honest
                     action = honest.engine(data) if honest is not None else None
-                    known = action is not None and self._local  # (an honest option, unchanged)
+                    known = action is not None  # (an honest option, unchanged)
                     if action is None:
                         action = table.game.parse_action(data)
                     if policy.auto is not None:  # (a stand-in: checked as any action)
@@ -407,12 +404,7 @@ class Driver:
                 obs = seats[seat]
                 obs._honest, obs._on_turn = None, False  # (fresh(), inline: the hot path)
                 call = policy.call(obs)
-                if not self._local:  # one seat per table call
-                    self._made(table.answer(seat, bool(call), now))
-                    calls += 1
-                    if table.window is not window or calls >= budget:
-                        return calls
-                elif call:
+                if call:
                     caller = seat
                     break
                 else:

@@ -123,7 +123,8 @@ class Checked:
     def __getattr__(self, name: str):
         return getattr(self.table, name)
 
-    def act(self, seat: int, action: tuple, now: float = 0.0) -> list[dict]:
+    def act(self, seat: int, action: tuple, now: float = 0.0, honest: bool = False) -> list[dict]:
+        # (an option handed out unchanged, ``honest``, is checked all the same)
         check_judged_alike(self.table.game, seat, action)
         return check_undo_and_data(self.table, seat, action)
 

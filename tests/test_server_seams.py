@@ -340,11 +340,11 @@ async def test_bots_make_at_most_the_cycle_budget_of_table_calls_before_the_task
     runner = new_table(house, {"game": "pidor", "players": 4, "bots": 3})
     bots = {s.index for s in runner.seats if s.kind == "bot"}
     calls: list[int] = []
-    for name in ("act", "answer", "vote", "abstain"):  # every call a bot makes (tick is the clock's)
-        def counted(self, seat, *args, _call=getattr(Table, name), **kwargs):
-            if seat in bots:
-                calls.append(seat)
-            return _call(self, seat, *args, **kwargs)
+    for name in ("act", "answer", "passes", "vote", "abstain"):  # every call a bot makes (tick is the clock's)
+        def counted(self, who, *args, _call=getattr(Table, name), **kwargs):
+            if {*who} & bots if isinstance(who, list) else who in bots:  # (passes: a list of seats)
+                calls.append(who)
+            return _call(self, who, *args, **kwargs)
         monkeypatch.setattr(Table, name, counted)
     alice = FakePeer("alice", player=1)
     async with trio.open_nursery() as nursery:

@@ -153,14 +153,17 @@ class ServerTable:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._table, name)
 
-    def act(self, seat: int, action: Action, now: float, auto: str | None = None) -> list[Event]:
+    def act(self, seat: int, action: Action, now: float, auto: str | None = None, honest: bool = False) -> list[Event]:
         runner = self._runner
         if runner.seats[seat].away:
             runner._server_event({"type": "timeout", "seat": seat, "reason": "away"})
-        return runner._call(self._rec.act, seat, action, now, auto=auto)
+        return runner._call(self._rec.act, seat, action, now, auto=auto, honest=honest)
 
     def answer(self, seat: int, call: bool, now: float) -> list[Event]:
         return self._runner._call(self._rec.answer, seat, call, now)
+
+    def passes(self, seats: list[int], now: float) -> list[Event]:
+        return self._runner._call(self._rec.passes, seats, now)
 
     def vote(self, seat: int, guilty: bool, now: float) -> list[Event]:
         return self._runner._call(self._rec.vote, seat, guilty, now)
