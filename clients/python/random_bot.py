@@ -1,4 +1,5 @@
-"""A sample bot: plays a random honest option, passes every call window, votes at random.
+"""A sample bot: plays a random honest option, never calls (and says so: hello
+``may_call: false``, the server passes every call window for it), votes at random.
 
     python clients/python/random_bot.py --host 127.0.0.1 --port 7777 --name bot1 --table 3
     python clients/python/random_bot.py --name bot1 --create pidor --players 4 --bots 3
