@@ -83,3 +83,48 @@ async def test_the_sample_bot_plays_a_policy_and_refuses_a_bad_spec():
         from pidor.bots.specs import usage
         assert code == 2 and bad == [f"error: unknown seat spec 'builtin:smart': use {usage()}"]
         assert "builtin:random[:cheat=P,attention=P,false_call=P,acquit=P]" in bad[0]
+
+
+class Counting(PolicyBot):
+    """Counts the windows it is asked about."""
+
+    windows = 0
+
+    def on_window(self, event):
+        self.windows += 1
+        return super().on_window(event)
+
+
+def test_may_call_says_whether_a_bot_can_ever_call():
+    assert not sdk.Bot().may_call() and not PolicyBot("builtin:random:cheat=0.3", b"").may_call()
+    assert PolicyBot("builtin:random:attention=0.5", b"").may_call()
+    assert PolicyBot("builtin:random:false_call=0.1", b"").may_call()
+
+
+async def test_a_policy_that_never_calls_says_so_and_answers_no_window(monkeypatch):
+    """PROTOCOL.md section 3: the SDK says hello with may_call false for a policy that
+    never calls; it is asked about no window and sends no pass, while the server passes
+    the windows it owes, and the games end."""
+    full: list[dict] = []
+    async with serve(seeds="remote-quiet", log_sink=lambda ref, events: full.extend(events)) as (_server, port):
+        bot = Counting("builtin:random:cheat=0.3", b"quiet")
+        c = sdk.Client("127.0.0.1", port, "quiet", timeout=10, may_call=bot.may_call())
+        sent: list[dict] = []
+        send = sdk.Connection.send
+        monkeypatch.setattr(sdk.Connection, "send", lambda conn, msg: (sent.append(msg), send(conn, msg))[1])
+
+        def go():
+            c.connect()
+            c.create(game="pidor", players=3, bots=["builtin:random:cheat=0.3,attention=0.5"] * 2)
+            try:
+                return bot.run(c, games=2)
+            finally:
+                c.close()
+
+        results = await trio.to_thread.run_sync(go)
+    assert len(results) == 2 and c.may_call is False
+    owed = [e for e in full if e["type"] == "window" and bot.seat in e["owing"]]
+    assert len(owed) > 20 and bot.windows == 0
+    assert sent[0]["type"] == "hello" and sent[0]["may_call"] is False
+    types = {m["type"] for m in sent}
+    assert "act" in types and not {"pass", "call"} & types
