@@ -404,6 +404,20 @@ def test_cli_exit_status_and_json(tmp_path, logs, sample):
     r = runner.invoke(verify_cmd, [str(good), "--jobs", "0"])
     assert r.exit_code == 2 and "--jobs" in r.output
 
+    # A directory: every *.plog and *.jsonl under it, in natural order (other files left out)
+    logs = tmp_path / "logs"
+    (logs / "more").mkdir(parents=True)
+    for name in ("game-10.plog", "game-2.plog", "more/game-1.jsonl"):
+        (logs / name).write_bytes(good.read_bytes() if name.endswith(".plog") else jsonl.read_bytes())
+    (logs / "bot.stderr").write_text("not a log")
+    r = runner.invoke(verify_cmd, [str(logs), "--json"])
+    assert r.exit_code == 0, r.output
+    assert [x["path"][len(str(logs)) + 1:] for x in json.loads(r.output)["logs"]] == [
+        "game-2.plog", "game-10.plog", "more/game-1.jsonl"]
+    (logs / "empty").mkdir()
+    r = runner.invoke(verify_cmd, [str(logs / "empty")])
+    assert r.exit_code == 2 and "no *.plog or *.jsonl" in r.output
+
 
 def test_cli_every_flipped_byte_fails(tmp_path):
     """Any changed byte of a whole (short) log: exit status 1 (2 only if the very first

@@ -124,8 +124,12 @@ def _verify_path(path: str, allow_explicit: bool) -> Report:
     return verify_data(raw, path, allow_explicit=allow_explicit)
 
 
+#: What a directory given to ``verify`` is searched for: the two forms of a game log.
+LOG_SUFFIXES = (".plog", ".jsonl")
+
+
 @click.command()
-@click.argument("logs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("logs", nargs=-1, required=True, type=click.Path(), metavar="LOGS...")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with a report per log.")
 @click.option("--allow-explicit", is_flag=True,
               help="Accept logs whose deal is an explicit deck (hand-written tests) instead of a committed one.")
@@ -133,12 +137,23 @@ def _verify_path(path: str, allow_explicit: bool) -> Report:
               help="Worker processes verifying logs at once (one per core); the reports come in the order given.")
 def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int) -> None:
     """Verify game logs: the hash chain, the deal against its commitment, and every
-    recorded consequence, by re-running each action through the engine.
+    recorded consequence, by re-running each action through the engine. A directory
+    stands for every *.plog and *.jsonl file under it (a server's DATA/logs, a match's
+    --logs), in natural order.
 
     Exit status: 0 when every log verifies; 1 when one fails (its first bad record and
     why are printed), or is unfinished; 2 for unusable input (a file that cannot be read
-    or is not a log this version can check).
+    or is not a log this version can check, a directory without logs).
     """
+    from .reader import walk
+
+    paths = []
+    for arg in logs:
+        found = [str(f) for f, named in walk([arg]) if named or f.suffix in LOG_SUFFIXES]
+        if not found:
+            raise click.BadParameter(f"{arg}: a directory with no *.plog or *.jsonl file in it", param_hint="LOGS")
+        paths += found
+    logs = tuple(paths)
     check = partial(_verify_path, allow_explicit=allow_explicit)
     if jobs > 1 and len(logs) > 1:
         from concurrent.futures import ProcessPoolExecutor  # (imported only here: ~13 ms of every start)

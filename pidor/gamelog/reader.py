@@ -7,11 +7,29 @@ It sits above both forms, so neither form's module needs the other.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from .format import LogFile, read_msgpack
 
-__all__ = ["read_log", "sniff", "looks_like_jsonl"]
+__all__ = ["read_log", "sniff", "looks_like_jsonl", "walk"]
+
+
+def _natural(path: Path) -> list:
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(path))]
+
+
+def walk(paths) -> list[tuple[Path, bool]]:
+    """(file, named on the command line) for every path, each directory searched through
+    (its files in natural order: ``game-2`` before ``game-10``)."""
+    out = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found = [Path(root) / f for root, _, names in os.walk(p) for f in names]
+            out += [(f, False) for f in sorted(found, key=_natural)]
+        else:
+            out.append((p, True))
+    return out
 
 
 def read_log(source: str | os.PathLike | bytes, *, shared: bool = False) -> LogFile:

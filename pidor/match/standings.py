@@ -21,8 +21,6 @@ Games are rated in the order read: the paths as given, each file's games in its 
 from __future__ import annotations
 
 import json
-import os
-import re
 import sys
 from pathlib import Path
 
@@ -30,7 +28,7 @@ import click
 
 from ..engine.games import GAME_IDS
 from ..gamelog.format import gc_paused
-from ..gamelog.reader import looks_like_jsonl, read_log, sniff
+from ..gamelog.reader import looks_like_jsonl, read_log, sniff, walk
 from ..gamelog.verify import verify
 from .record import count_events, finish_record, new_record
 from .runner import MatchError, MatchFailed, read_results
@@ -114,22 +112,6 @@ def check_record(rec) -> str | None:
     return None
 
 
-def _natural(path: Path) -> list:
-    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", str(path))]
-
-
-def _files(paths) -> list[tuple[Path, bool]]:
-    """(file, named on the command line) for every path, directories searched through."""
-    out = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            found = [Path(root) / f for root, _, names in os.walk(p) for f in names]
-            out += [(f, False) for f in sorted(found, key=_natural)]
-        else:
-            out.append((p, True))
-    return out
-
-
 def _kind(data: bytes) -> str | None:
     """``log``, ``results`` or ``None`` for bytes that are neither (an empty file too: a
     bot's empty stderr beside the logs, more likely than a log cut before its header)."""
@@ -173,7 +155,7 @@ def read_sources(paths, progress=None) -> tuple[list[dict], dict]:
     that cannot be read."""
     records: list[dict] = []
     sources = {"logs": 0, "results": 0, "skipped": [], "ignored": 0}
-    for path, named in _files(paths):
+    for path, named in walk(paths):
         try:
             data = path.read_bytes()
         except OSError as e:
@@ -261,7 +243,7 @@ def standings_command(paths, game, pair, as_json) -> None:
     file, a malformed results line).
     """
     bar = None
-    files = len(_files(paths))
+    files = len(walk(paths))
     if sys.stderr.isatty() and files > 1:
         bar = click.progressbar(length=files, label="reading", file=sys.stderr)
         bar.__enter__()
