@@ -231,6 +231,7 @@ def test_D3_throw_ins_by_everyone_ranks_on_the_table_and_the_limit():
 def test_D4_covering_same_suit_higher_or_trump_in_any_order():
     g = new(PodkidnoyGame, ["9c 9d 9h Kc 7s 8s", "Tc 8c Qh 7h Td 6s",
                             "6c 7c Jc Qc Ac 6d", "Jd Qd Kd Ad Js Qs"], trump="Ah")
+    assert g.rule_in_force(0) == "D2"  # the tutorial's rule for the bout's first card (T11)
     play(g, "0: attack 9c; 0: attack 9d; 0: attack 9h")
     assert g.check(1, ("cover", C("8c"), 0)) == ("D4b",)  # same suit, lower
     assert g.check(1, ("cover", C("6s"), 0)) == ("D4b",)  # another suit, not trump

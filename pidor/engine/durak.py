@@ -453,6 +453,8 @@ class DurakGame(DurakState, Game):
             return "D12"
         if self.ended is not None:
             return "D8"
+        if not self.attack:  # the bout's first card: the attacker leads with any card (D2)
+            return "D2"
         d = self.owner[self.defender]
         if seat == d:
             if self.transfers and self.attack and all(c < 0 for c in self.cover):
