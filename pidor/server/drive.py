@@ -30,7 +30,8 @@ from ..driver import Driver
 from ..engine.game import Action, ActionError, Event
 from .seating import Seat
 
-__all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Passer", "PASSER", "Replacement", "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
+__all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Passer", "PASSER", "Replacement",
+           "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
 
 #: Table calls made by bots and stand-ins in one cycle before the table task yields.
 CYCLE_BUDGET = 200
