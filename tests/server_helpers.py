@@ -137,11 +137,12 @@ async def open_client(where: int | MemoryListener) -> Client:
 
 
 @asynccontextmanager
-async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=None, logs=None, memory=False):
-    """A server on a free port: ``async with serve() as (server, port)``; ``logs``: the
-    directory for its game logs (default none). ``memory``: the server listens on a
-    :class:`MemoryListener` instead, yielded in place of the port (the helpers below take
-    either)."""
+async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=None, logs=None, memory=False,
+                host: str = "127.0.0.1"):
+    """A server on a free port of ``host``: ``async with serve() as (server, port)``;
+    ``logs``: the directory for its game logs (default none). ``memory``: the server
+    listens on a :class:`MemoryListener` instead, yielded in place of the port (the
+    helpers below take either)."""
     server = Server(Store(":memory:"), audit=audit, limits=limits, seed_source=fixed_seeds(seeds),
                     log_sink=log_sink, logs=logs)
     async with trio.open_nursery() as nursery:
@@ -149,7 +150,7 @@ async def serve(*, audit=None, seeds: str = "test", limits=FastLimits, log_sink=
             where = MemoryListener()
             await nursery.start(server.serve, [where])
         else:
-            where = await nursery.start(server.run, "127.0.0.1", 0)
+            where = await nursery.start(server.run, host, 0)
         try:
             yield server, where
         finally:

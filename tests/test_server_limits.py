@@ -21,6 +21,7 @@ import trio.testing
 from helpers import announced_port, old_database, read_frame
 from pidor import wire
 from pidor.server.app import Server
+from pidor.server.limits import address_of
 from pidor.server.lobby import LIST_MAX, Rate
 from pidor.server.runner import TableRunner
 from pidor.server.seating import server_options
@@ -346,3 +347,24 @@ async def test_list_pages_and_describes_only_the_tables_it_sends(monkeypatch):
             assert r["code"] == "bad_request", r
         r = await c.request({"type": "list", "after": "x"})
         assert r["code"] == "bad_request"
+
+
+def test_an_ipv6_peer_is_limited_by_its_64_network():
+    """One host gets a whole /64: its addresses count as one for every per-address limit
+    (connections, tables, new players); IPv4, also mapped into IPv6, counts as itself."""
+    assert address_of("127.0.0.1") == "127.0.0.1"
+    assert address_of("::ffff:10.1.2.3") == "10.1.2.3"
+    assert address_of("2001:db8:1:2:aaaa::1") == address_of("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert address_of("2001:db8:1:3::1") == "2001:db8:1:3::/64"
+    assert address_of("fe80::1%eth0") == "fe80::/64"
+    assert address_of("?") == "?"
+
+
+async def test_the_per_address_cap_counts_an_ipv6_peer_by_its_network(autojump_clock):
+    async with serve(limits=FewConnections, host="::1") as (server, port):
+        a1, a2 = await connect(port, "::1"), await connect(port, "::1")
+        for c in (a1, a2):
+            assert (await c.hello("a"))["type"] == "welcome"
+        r = await (await connect(port, "::1")).receive()
+        assert r["code"] == "server_full" and "your address" in r["message"], r
+        assert server.per_address == {"::/64": 2}

@@ -48,7 +48,7 @@ import trio
 
 from ..wire import PROTOCOL_VERSION
 from .connection import Connection
-from .limits import Limits
+from .limits import Limits, address_of
 from .lobby import Lobby
 from .runner import TableRunner
 from .seams import Audit, LogSink
@@ -229,25 +229,26 @@ class Server:
             address, port = stream.socket.getpeername()[:2]
         except (AttributeError, OSError):  # not a socket (tests), or the peer is gone
             address, port = "?", "?"
-        conn = Connection(self.lobby, self.limits, stream, f"{address}:{port}", address)
+        address_key = address_of(address)
+        conn = Connection(self.lobby, self.limits, stream, f"{address}:{port}", address_key)
         if self._stopping:  # accepted as the shutdown began: told at once, like the others
             conn.fatal("shutdown", "the server is shutting down")
             await conn.run()
             return
-        full = self._full(address)
+        full = self._full(address_key)
         if full:
             conn.fatal("server_full", full)
             await conn.run()
             return
         self.connections.add(conn)
-        self.per_address[address] += 1
+        self.per_address[address_key] += 1
         try:
             await conn.run()
         finally:
             self.connections.discard(conn)
-            self.per_address[address] -= 1
-            if not self.per_address[address]:
-                del self.per_address[address]
+            self.per_address[address_key] -= 1
+            if not self.per_address[address_key]:
+                del self.per_address[address_key]
 
     def _full(self, address: str) -> str | None:
         """Why a new connection from ``address`` is refused, or ``None``."""

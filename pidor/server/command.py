@@ -125,7 +125,8 @@ def _listen_failure(host: str, port: int, e: OSError) -> str:
               help="Connections open at once; one more is told server_full and closed. "
                    "Keep it under the open-file limit (ulimit -n), which the tables' logs share.")
 @click.option("--max-per-address", type=click.IntRange(1), default=Limits.MAX_PER_ADDRESS, show_default=True,
-              help="Connections open at once from one IP address (beyond: server_full).")
+              help="Connections open at once from one IP address (beyond: server_full). "
+                   "Every per-address limit counts an IPv6 peer by its /64 network.")
 @click.option("--max-tables-per-address", type=click.IntRange(1), default=Limits.MAX_TABLES_PER_ADDRESS,
               show_default=True, help="Open tables created from one IP address (beyond: create gets server_full).")
 @click.option("--tables-per-minute", type=click.IntRange(1), default=Limits.TABLES_PER_MINUTE, show_default=True,

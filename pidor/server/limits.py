@@ -3,12 +3,30 @@ connections, the lobby and ``pidor serve`` all read them."""
 
 from __future__ import annotations
 
-__all__ = ["Limits"]
+import ipaddress
+
+__all__ = ["Limits", "address_of"]
+
+
+def address_of(ip: str) -> str:
+    """The "address" that per-address limits count for a peer's IP: an IPv4 address as
+    it is (an IPv4-mapped IPv6 one too), an IPv6 address's /64 network: one host is
+    handed a whole /64, so counting its addresses one by one would limit nothing."""
+    try:
+        parsed = ipaddress.ip_address(ip.split("%", 1)[0])  # (a link-local's %zone dropped)
+    except ValueError:
+        return ip  # not an IP address (a test's stream)
+    if parsed.version == 6:
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return ip
 
 
 class Limits:
     """The server's limits (seconds and counts); a server may be given other values
-    (``pidor serve`` flags). An "address" is the peer's IP address."""
+    (``pidor serve`` flags). An "address" is the peer's IP address, or its /64 network
+    for IPv6 (:func:`address_of`)."""
 
     RECV_SIZE = 64 * 1024
     QUEUE_BYTES = 1024 * 1024  # bytes waiting for the writer; more drops the client

@@ -41,7 +41,7 @@ class Peer(Protocol):
     player: int | None  # set by a hello the lobby accepted
     name: str
     peer: str  # "address:port", for logs
-    address: str  # the IP address that per-address limits count
+    address: str  # what per-address limits count: the IP address (IPv6: its /64, limits.address_of)
     closed: bool  # nothing sent to it arrives any more
     may_call: bool  # hello's ``may_call``: False, the client never calls and its tables pass for it
 
