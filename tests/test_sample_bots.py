@@ -20,8 +20,12 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 
 from pidor.conform import SCENARIOS
+from pidor.gamelog.reader import read_log
+from pidor.gamelog.verify import verify
+from pidor.match.command import match
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BOTS = {
@@ -90,3 +94,25 @@ def test_the_sample_bot_passes_every_check(conform_runs, bot):
     assert all(s["done"] for s in report["scenarios"]) and len(report["scenarios"]) == len(SCENARIOS)
     windows = next(c["detail"] for c in report["checks"] if c["check"] == "windows")
     assert re.fullmatch(WINDOWS[bot], windows), windows
+
+
+def test_the_sample_bots_of_every_language_play_a_match(tmp_path):
+    """Each sample bot can be a ``cmd:`` entrant of ``pidor match`` (it takes ``--token``
+    and, with ``--games 0``, stays seated from game to game): a rotated match of the three
+    has no forfeit and every log verifies."""
+    _build()
+    seat = "--port {port} --token {token} --games 0"
+    entrants = [f"{name}=cmd:{' '.join(str(ROOT / a) if a.startswith('clients/') else a for a in command)} {seat}"
+                for name, command in BOTS.items()]
+    results = tmp_path / "results.jsonl"
+    args = ["--players", "3", "--games", "6", "--rotate", "--seed", "langs", "--logs", str(tmp_path / "logs"),
+            "--results", str(results), "--json"]
+    for entrant in entrants:
+        args += ["--entrant", entrant]
+    r = CliRunner().invoke(match, args)
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output)
+    assert sorted(e["name"] for e in summary["entrants"]) == sorted(BOTS)
+    assert all(e["games"] == 6 and e["forfeits"] == 0 for e in summary["entrants"]), summary["entrants"]
+    records = [json.loads(line) for line in results.read_text().splitlines()]
+    assert len(records) == 6 and all(verify(read_log(x["log"]), x["log"]).ok for x in records)

@@ -19,6 +19,7 @@
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -404,9 +405,11 @@ static int play(struct bot *b)
 }
 
 static const char usage[] =
-    "usage: random_bot [--host H] [--port P] [--name N] [--table ID | --create GAME]\n"
+    "usage: random_bot [--host H] [--port P] [--name N] [--token T] [--table ID | --create GAME]\n"
     "                  [--players N] [--bots N] [--deck 36|52] [--games N] [--seed N]\n"
-    "GAME: pidor, podkidnoy, perevodnoy or simple. Without --table or --create: the first open table.\n";
+    "GAME: pidor, podkidnoy, perevodnoy or simple. Without --table or --create: the first open table.\n"
+    "--token: be that player again (a seat it holds is taken back: how pidor match seats a cmd: bot).\n"
+    "--games 0: play until the table closes.\n";
 
 /* A whole number from an argument, or exit 2 with the usage. */
 static long number(const char *arg, long low, long high)
@@ -428,7 +431,7 @@ int main(int argc, char **argv)
     static const struct option longs[] = {
         {"host", 1, 0, 'h'}, {"port", 1, 0, 'p'}, {"name", 1, 0, 'n'}, {"table", 1, 0, 't'},
         {"create", 1, 0, 'c'}, {"players", 1, 0, 'P'}, {"bots", 1, 0, 'b'}, {"deck", 1, 0, 'd'},
-        {"games", 1, 0, 'g'}, {"seed", 1, 0, 's'}, {"help", 0, 0, '?'}, {0, 0, 0, 0}};
+        {"games", 1, 0, 'g'}, {"seed", 1, 0, 's'}, {"token", 1, 0, 'k'}, {"help", 0, 0, '?'}, {0, 0, 0, 0}};
     for (int c; (c = getopt_long(argc, argv, "", longs, NULL)) != -1;) {
         switch (c) {
         case 'h': b.host = optarg; break;
@@ -439,7 +442,14 @@ int main(int argc, char **argv)
         case 'P': b.players = number(optarg, 2, 6); break;
         case 'b': b.bots = number(optarg, 0, 5); break;
         case 'd': b.deck = number(optarg, 36, 52); break;
-        case 'g': b.games = number(optarg, 1, 1L << 30); break;
+        case 'g': b.games = number(optarg, 0, 1L << 30); break;
+        case 'k':
+            if (!*optarg || strlen(optarg) >= sizeof b.token) {
+                fprintf(stderr, "--token takes 1..%zu characters\n%s", sizeof b.token - 1, usage);
+                return 2;
+            }
+            strcpy(b.token, optarg);
+            break;
         case 's': seed = (unsigned)number(optarg, 0, 1L << 30); break;
         default: fputs(usage, stderr); return c == '?' && optind > 0 && !strcmp(argv[optind - 1], "--help") ? 0 : 2;
         }
@@ -449,6 +459,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "--create takes pidor, podkidnoy, perevodnoy or simple\n%s", usage);
         return 2;
     }
+    if (b.games == 0)
+        b.games = LONG_MAX;  /* until the table closes ("closed" ends it) */
     srand(seed);
     return play(&b);
 }
