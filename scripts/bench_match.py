@@ -15,6 +15,10 @@
   bytes per game each way (counted by the bots, which the
   runner stops with SIGTERM at the end: ``random_bot.py --stats``).
 
+``--bots c`` plays the C sample bot (``make -C clients/c``) instead of the Python one: its
+CPU is a few ms a game, so the figure is then the ceiling the runner's own process sets
+(one core: the local server is one process). It prints no traffic.
+
 Every figure is given twice: by the wall clock, and by **CPU time** (this process and its
 children: the pool's workers, the bots), which a shared machine disturbs much less. On a
 busy machine the wall-clock figures say little: Linux shares the CPU fairly between
@@ -44,8 +48,12 @@ sys.path.insert(0, str(ROOT))
 
 from pidor.match import run_match  # noqa: E402
 
-BOT = (f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} "
-       "--games 0 --seed {seat} --stats")
+#: The external bots: the Python SDK's sample bot (the goal's), or the C one.
+BOTS = {
+    "python": (f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} "
+               "--games 0 --seed {seat} --stats"),
+    "c": f"cmd:{ROOT / 'clients/c/random_bot'} --port {{port}} --token {{token}} --games 0 --seed {{seat}}",
+}
 TRAFFIC = re.compile(r"traffic: received (\d+) frames \((\d+) bytes\), sent (\d+) frames \((\d+) bytes\)")
 
 
@@ -91,14 +99,15 @@ def measure(games: int, **kwargs) -> dict:
            "forfeits": dict(Counter(f["reason"] for x in r.records for f in x["forfeits"]))}
     if "stderr_dir" in kwargs:
         out["processes"] = {"runner_and_server": here, "bots": kids}
-        out["traffic_per_game"] = traffic(kwargs["stderr_dir"], games)
+        if "--stats" in kwargs["specs"][0]:
+            out["traffic_per_game"] = traffic(kwargs["stderr_dir"], games)
     return out
 
 
-def external(games: int, concurrency: int) -> dict:
-    """A match of four external SDK bots (each measurement with bots of its own)."""
+def external(games: int, concurrency: int, bots: str = "python") -> dict:
+    """A match of four external bots (each measurement with bots of its own)."""
     with tempfile.TemporaryDirectory() as err:
-        return measure(games, specs=[BOT] * 4, concurrency=concurrency, stderr_dir=err)
+        return measure(games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err)
 
 
 def main() -> None:
@@ -108,11 +117,17 @@ def main() -> None:
                     help="games with external bots at concurrency 4 (half as many at concurrency 1)")
     ap.add_argument("--part", choices=["inprocess", "external"],
                     help="measure only this part (default: both, and the overhead per external game)")
+    ap.add_argument("--bots", choices=sorted(BOTS), default="python",
+                    help="the external bots: the Python SDK sample bot (default) or the C one (built first: "
+                         "make -C clients/c)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     if args.games < 1 or args.external_games < 2:
         ap.error("--games must be at least 1 and --external-games at least 2")
-    out: dict = {"players": 4, "game": "pidor", "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2)}
+    if args.bots == "c" and not (ROOT / "clients/c/random_bot").exists():
+        ap.error("the C bot is not built: make -C clients/c")
+    out: dict = {"players": 4, "game": "pidor", "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
+                 "bots": args.bots}
     run_match("pidor", 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
     if args.part != "external":
         out["inprocess_c1"] = c1 = measure(args.games)
@@ -120,8 +135,8 @@ def main() -> None:
         out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
         out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
     if args.part != "inprocess":
-        out["external_c4"] = external(args.external_games, 4)
-        out["external_c1"] = e1 = external(args.external_games // 2, 1)
+        out["external_c4"] = external(args.external_games, 4, args.bots)
+        out["external_c1"] = e1 = external(args.external_games // 2, 1, args.bots)
     if args.part is None:
         out["overhead_ms_per_external_game"] = round(1000 * (1 / e1["games_per_s"] - 1 / c1["games_per_s"]), 1)
         out["overhead_cpu_ms_per_external_game"] = round(
@@ -131,8 +146,8 @@ def main() -> None:
         return
     print(f"{out['cpus']} CPUs, load average {out['load']} at the start")
     for key, label in (("inprocess_c1", "in-process, concurrency 1"), ("inprocess_c2", "in-process, concurrency 2"),
-                       ("external_c4", "4 external SDK bots, concurrency 4"),
-                       ("external_c1", "4 external SDK bots, concurrency 1")):
+                       ("external_c4", f"4 external {args.bots} bots, concurrency 4"),
+                       ("external_c1", f"4 external {args.bots} bots, concurrency 1")):
         if key not in out:
             continue
         m = out[key]
@@ -141,11 +156,13 @@ def main() -> None:
               f"(CPU ms per game: runner {cpu['runner']}, children {cpu['children']}; "
               f"{m['actions_per_game']} actions a game; forfeits: {m['forfeits'] or 'none'})")
         if "processes" in m:
-            p, t = m["processes"], m["traffic_per_game"]
+            p = m["processes"]
             for who, label in (("runner_and_server", "the runner and its server"), ("bots", "the 4 bots")):
                 q = p[who]
                 print(f"  {label}: {q['total']} CPU ms per game (user {q['user']}, system {q['system']}), "
                       f"{q['waits']} waits per game")
+        if "traffic_per_game" in m:
+            t = m["traffic_per_game"]
             print(f"  per game: {t['frames_to_bots']} frames ({t['bytes_to_bots']} bytes) to the bots, "
                   f"{t['frames_from_bots']} frames ({t['bytes_from_bots']} bytes) from them")
     if "speedup_c2" in out:
