@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import logging
+import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -571,6 +572,33 @@ async def test_lobby_limits_new_players_and_tables_per_address(autojump_clock):
         assert late.code == "rate_limited" and "try again in" in late.message
         await trio.sleep(60 / TightLimits.TABLES_PER_MINUTE)
         assert (await ask(lobby, here[0], create))["type"] == "joined"
+
+
+async def test_a_refused_write_costs_no_rate_token(autojump_clock, monkeypatch):
+    """A new player or table the store cannot write (``unavailable``: a full disk) did not
+    happen: the client may try again at once, as often as it likes, without being
+    ``rate_limited`` for attempts that changed nothing; once the store writes again, it
+    gets in at once."""
+    from pidor.server.store import StoreError
+    create = {"type": "create", "options": {"game": "podkidnoy", "players": 2}}
+    async with lobby_with(TightLimits) as (server, lobby):
+        host = welcome(lobby, FakePeer("host", address="10.0.0.9"))
+
+        def full(*args, **kwargs):
+            raise StoreError(sqlite3.OperationalError("database or disk is full"))
+
+        with monkeypatch.context() as m:
+            m.setattr(server.store, "new_player", full)
+            m.setattr(server.store, "new_table", full)
+            for i in range(3 * TightLimits.PLAYERS_PER_MINUTE):
+                with pytest.raises(RequestError) as e:
+                    lobby.hello(FakePeer(f"p{i}", address="10.0.0.9"), hello_msg(f"p{i}"), i)
+                assert e.value.code == "unavailable"
+            for _ in range(3 * TightLimits.TABLES_PER_MINUTE):
+                assert refused(lobby, host, create).code == "unavailable"
+        for i in range(TightLimits.PLAYERS_PER_MINUTE - 1):  # (host took one token)
+            welcome(lobby, FakePeer(f"q{i}", address="10.0.0.9"))
+        assert (await ask(lobby, host, create))["type"] == "joined"
 
 
 # --- the whole server on an in-memory listener -------------------------------------------------

@@ -80,6 +80,13 @@ class Rate:
             self._prune_at = max(1024, 2 * len(self._buckets))
         return 0.0
 
+    def give_back(self, key: str) -> None:
+        """Return the token just taken for ``key``: what it was taken for did not happen
+        (the store could not write it), so a client trying again is not also rate limited."""
+        if key in self._buckets:
+            tokens, then = self._buckets[key]
+            self._buckets[key] = (min(self.capacity, tokens + 1), then)
+
 
 class Lobby:
     def __init__(self, server: LobbyServer, limits: type[Limits] | Limits) -> None:
@@ -154,7 +161,11 @@ class Lobby:
             if wait:
                 raise RequestError("rate_limited", f"{self.limits.PLAYERS_PER_MINUTE} new players a minute "
                                    f"may come from one address; {_retry(wait)}, or say hello with your token")
-            player, issued = store.new_player(name)
+            try:
+                player, issued = store.new_player(name)
+            except RequestError:  # (unavailable: the disk is full) nothing happened
+                self._player_rate.give_back(conn.address)
+                raise
         store.seen(player, name)
         old = self.online.get(player)
         if old is not None and old is not conn:
@@ -286,7 +297,11 @@ class Lobby:
         if wait:
             raise RequestError("rate_limited", f"{limits.TABLES_PER_MINUTE} tables a minute may be created from "
                                f"one address; {_retry(wait)}")
-        table_id = self.store.new_table(options["game"], options, player)
+        try:
+            table_id = self.store.new_table(options["game"], options, player)
+        except RequestError:  # (unavailable) nothing happened
+            self._table_rate.give_back(conn.address)
+            raise
         runner = self.server.open_table(table_id, options, bots)
         self.tables[table_id] = runner
         self._creator[table_id] = conn.address
