@@ -21,7 +21,7 @@ import trio.testing
 from pidor import wire
 from pidor.engine.table import Table
 from pidor.gamelog.verify import verify_data
-from pidor.server import drive, lobby
+from pidor.server import drive
 from pidor.server.lobby import LIST_MAX
 from pidor.server.runner import INBOX
 
@@ -134,10 +134,13 @@ async def test_a_full_table_inbox_answers_busy(autojump_clock):
         assert (await host.request({"type": "resync"}))["type"] == "table"
 
 
-async def test_create_beyond_the_servers_table_cap_gets_server_full(monkeypatch, autojump_clock):
-    monkeypatch.setattr(lobby, "MAX_TABLES", 2)
+class TwoTables(FastLimits):
+    MAX_TABLES = 2
+
+
+async def test_create_beyond_the_servers_table_cap_gets_server_full(autojump_clock):
     options = {"game": "pidor", "players": 2, "bots": 1}
-    async with serve(memory=True) as (server, listener):
+    async with serve(memory=True, limits=TwoTables) as (server, listener):
         first = await seated_client(listener, "first", options=options)
         await seated_client(listener, "second", options=options)
         third = await listener.connect()

@@ -127,6 +127,9 @@ def _listen_failure(host: str, port: int, e: OSError) -> str:
 @click.option("--max-per-address", type=click.IntRange(1), default=Limits.MAX_PER_ADDRESS, show_default=True,
               help="Connections open at once from one IP address (beyond: server_full). "
                    "Every per-address limit counts an IPv6 peer by its /64 network.")
+@click.option("--max-tables", type=click.IntRange(1), default=Limits.MAX_TABLES, show_default=True,
+              help="Open tables at once, in all (beyond: create gets server_full). Each playing table holds "
+                   "about 90 KiB and a log file.")
 @click.option("--max-tables-per-address", type=click.IntRange(1), default=Limits.MAX_TABLES_PER_ADDRESS,
               show_default=True, help="Open tables created from one IP address (beyond: create gets server_full).")
 @click.option("--tables-per-minute", type=click.IntRange(1), default=Limits.TABLES_PER_MINUTE, show_default=True,
@@ -135,7 +138,7 @@ def _listen_failure(host: str, port: int, e: OSError) -> str:
               help="New players (hello without token) one IP address may get a minute, in bursts of as many "
                    "(beyond: rate_limited).")
 def serve(host: str, port: int, data: str | None, log_level: str, max_connections: int, max_per_address: int,
-          max_tables_per_address: int, tables_per_minute: int, players_per_minute: int) -> None:
+          max_tables: int, max_tables_per_address: int, tables_per_minute: int, players_per_minute: int) -> None:
     """Run the match server: msgpack frames over TCP (protocol/PROTOCOL.md).
 
     The limits protect the server from floods; a host that runs many clients from one
@@ -146,7 +149,7 @@ def serve(host: str, port: int, data: str | None, log_level: str, max_connection
     limits = Limits()
     limits.MAX_CONNECTIONS, limits.MAX_PER_ADDRESS = max_connections, max_per_address
     limits.MAX_TABLES_PER_ADDRESS, limits.TABLES_PER_MINUTE = max_tables_per_address, tables_per_minute
-    limits.PLAYERS_PER_MINUTE = players_per_minute
+    limits.PLAYERS_PER_MINUTE, limits.MAX_TABLES = players_per_minute, max_tables
     try:
         trio.run(_main, host, port, data_dir, limits)
     except Refused as e:

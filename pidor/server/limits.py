@@ -36,6 +36,8 @@ class Limits:
     # Connections open at once, in all and from one address; more get ``server_full``.
     MAX_CONNECTIONS = 1000
     MAX_PER_ADDRESS = 64
+    # Open tables a server holds at once; one more ``create`` gets ``server_full``.
+    MAX_TABLES = 2000
     # The lobby, per address: tables open at once (a table counts for its creator's
     # address), tables created and new players (hello without token) a minute, in
     # bursts of as many.

@@ -32,12 +32,10 @@ from .runner import TABLE_REQUESTS, Busy, TableRunner
 from .seams import LobbyServer, Peer
 from .seating import NAME_MAX, server_options
 
-__all__ = ["Lobby", "Rate", "MAX_TABLES", "LIST_MAX"]
+__all__ = ["Lobby", "Rate", "LIST_MAX"]
 
 log = logging.getLogger(__name__)
 
-#: Open tables a server holds at once.
-MAX_TABLES = 2000
 #: Tables in one ``tables`` reply.
 LIST_MAX = 100
 #: Bytes of table infos in one ``tables`` reply: with names of 32 Cyrillic characters a
@@ -283,9 +281,9 @@ class Lobby:
         player = conn.player
         if player in self.seated:
             raise RequestError("already_seated", f"you already sit at table {self.seated[player].id}; leave it first")
-        if len(self.tables) >= MAX_TABLES:
-            raise RequestError("server_full", f"the server holds {MAX_TABLES} tables; try later")
         limits = self.limits
+        if len(self.tables) >= limits.MAX_TABLES:
+            raise RequestError("server_full", f"the server holds {limits.MAX_TABLES} tables; try later")
         if self._open_by[conn.address] >= limits.MAX_TABLES_PER_ADDRESS:
             raise RequestError("server_full", f"{limits.MAX_TABLES_PER_ADDRESS} tables created from your address "
                                "are open, the most allowed; join one, or create when one has closed")
