@@ -25,6 +25,7 @@ from pidor.server.app import Server
 from pidor.server.connection import Connection
 from pidor.server.drive import ABANDON_AFTER
 from pidor.server.limits import Limits
+from pidor.server.outbox import HOLD
 from pidor.server.requests import RequestError
 from pidor.server.runner import TableRunner
 from pidor.server.seams import GameIndex, Handler, House, LobbyServer, LobbyStore, Peer
@@ -146,7 +147,7 @@ async def test_a_player_who_never_calls_is_passed_for_at_once(may_call, tmp_path
 
 
 def _asks(msg: dict) -> bool:
-    """A message that asks its seat something, or ends its game (never held: runner.HOLD)."""
+    """A message that asks its seat something, or ends its game (never held: outbox.HOLD)."""
     if msg["type"] == "event":
         return msg["event"]["type"] in ("court", "results")
     return msg["type"] != "ok"
@@ -155,7 +156,7 @@ def _asks(msg: dict) -> bool:
 @pytest.mark.parametrize("may_call", [False, True])
 async def test_a_client_that_never_calls_gets_other_seats_turns_with_its_own(may_call, autojump_clock):
     """PROTOCOL.md section 3: frames that ask nothing of a client that said may_call false
-    wait (runner.HOLD) for the next that asks it something, one write for both: in a
+    wait (outbox.HOLD) for the next that asks it something, one write for both: in a
     game where everyone acts at once, every write to it asks it something (a turn, a
     court, the results). Said by nobody (the control), every table call is written."""
     house = FakeHouse("seam-hold")
@@ -178,8 +179,7 @@ async def test_a_client_that_never_calls_gets_other_seats_turns_with_its_own(may
 
 async def test_held_frames_wait_at_most_hold_seconds(autojump_clock):
     """While a person who may call takes his time, a client that never calls gets what
-    happened within runner.HOLD seconds (the table wakes for it), not at its next turn."""
-    from pidor.server.runner import HOLD
+    happened within outbox.HOLD seconds (the table wakes for it), not at its next turn."""
     house = FakeHouse("seam-hold-time")
     runner = new_table(house, {"game": "pidor", "players": 3, "bots": 1})
     alice, bob = FakePeer("alice", player=1, may_call=False), FakePeer("bob", player=2)
@@ -492,7 +492,7 @@ async def test_lobby_creates_lists_and_routes_table_requests(autojump_clock):
 
 async def test_a_lobby_answer_does_not_overtake_frames_held_at_the_table(autojump_clock):
     """PROTOCOL.md section 2: replies come in the order of requests, after what came
-    before them. A table holds frames for a client that never calls (runner.HOLD); a
+    before them. A table holds frames for a client that never calls (outbox.HOLD); a
     lobby request of that client (ping) gets its answer only after them."""
     async with lobby_with() as (server, lobby):
         quiet = FakePeer("quiet")

@@ -8,7 +8,7 @@ Requests reach it through a bounded inbox (``submit``). One cycle of the task::
     let the bots and the stand-ins of away seats play, answer and vote (T3: at once)
     prompt each human whose turn it is ("turn", tutorial "hint", T11)
     flush: hand every connection its frames (never blocks: a full queue drops the client),
-           but hold those that ask nothing of a client that never calls (HOLD)
+           but hold those that ask nothing of a client that never calls (outbox.py)
 
 The table task gets the server as a :class:`~pidor.server.seams.House` (seeds, log paths,
 the games index, seat bookkeeping, observers) and its clients as
@@ -39,6 +39,7 @@ from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
+from .outbox import ASKING, Outbox
 from .requests import RequestError, field_bool, field_int, field_str
 from .seams import House, Peer
 from .seating import Seat
@@ -55,16 +56,6 @@ INBOX = 256
 #: Requests a table task handles (``table`` names the table; default: the player's own).
 TABLE_REQUESTS = ("join", "leave", "seed", "start", "bot", "act", "call", "pass", "vote", "tutorial_off", "resync",
                   "watch", "unwatch")
-
-
-#: Seconds at most that frames wait for a connection whose hello said ``may_call: false``
-#: while none of them asks it anything (PROTOCOL.md §3). It owes no call window, so the
-#: events of other seats' turns go out with the next frame that asks it to act or vote:
-#: one write and one wake-up of the bot per turn of its own, not one per table call.
-HOLD = 0.1
-#: Events that ask something of a seat or end its game: never held (a court's voters
-#: vote; a client counts its games by ``results``).
-ASKING = frozenset({"court", "results"})
 
 
 class Busy(Exception):
@@ -113,9 +104,7 @@ class TableRunner(Drive):
         self._driver = None  # the running game's bot driver (Drive._new_driver)
         self._rng = Rng(self.house.new_seed(), b"runner")
         self._next_seed = self.house.new_seed()  # T10: the next deal's secret server seed
-        self._pending: dict[Peer, list[bytes]] = {}
-        self._urgent: set[Peer] = set()  # connections that a pending frame asks something of
-        self._held: dict[Peer, float] = {}  # connection -> since when its pending frames wait (HOLD)
+        self.outbox = Outbox()
         self._replied = False  # the request being handled has its reply (or error)
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
@@ -200,12 +189,12 @@ class TableRunner(Drive):
                 more = self._drive(now)
                 self._prompt(now)
                 self._watch_presence(now)
-                self._release(now)
-                self._flush()
+                self._spectators_due(now)
+                self.outbox.flush(now)
         except Exception:
             log.exception("table %s failed; closing it", self.id)
             self.close_reason = "internal_error"
-            self._flush(hold=False)
+            self.outbox.flush(trio.current_time(), hold=False)
         finally:
             if not self.closed and self.close_reason == "empty":
                 self.close_reason = "shutdown"  # cancelled: the server is stopping
@@ -229,13 +218,11 @@ class TableRunner(Drive):
                 self._requests -= 1
                 self._error(conn, msg.get("id"), "no_table", f"table {self.id} has closed")
                 conn.table_answered()
-        self._flush(hold=False)
+        self.outbox.flush(trio.current_time(), hold=False)
 
     def _next_deadline(self) -> float | None:
         t = self.table
-        times = [self.spectators.next_due()]
-        if self._held:
-            times.append(min(self._held.values()) + HOLD)
+        times = [self.spectators.next_due(), self.outbox.next_due()]
         if t is not None and not t.over:
             times += [s.turn_deadline for s in self.seats]
             if self._abandoned_at is not None:
@@ -256,15 +243,13 @@ class TableRunner(Drive):
     def _queue(self, conn: Peer, frame: bytes, seat: int | None = None, hidden: set | None = None,
                urgent: bool = False) -> None:
         """Queue an encoded frame for ``conn``, sent at the end of the cycle or, if it is
-        not ``urgent`` and the client never calls, held (``HOLD``)."""
+        not ``urgent`` and the client never calls, held (:mod:`.outbox`)."""
         audit = self.house.audit
         if audit is not None and seat is not None:
             if hidden is None:
                 hidden = self.table.game.hidden_from(seat) if self.table and self.table.game else set()
             audit(self.id, seat, frame, hidden)
-        self._pending.setdefault(conn, []).append(frame)
-        if urgent:
-            self._urgent.add(conn)
+        self.outbox.put(conn, frame, urgent)
 
     def _reply(self, conn, rid, message: dict, urgent: bool = True) -> None:
         self._replied = True
@@ -291,31 +276,10 @@ class TableRunner(Drive):
         if self.spectators:
             self._to_spectators(wire.encode(message), trio.current_time())
 
-    def _flush(self, hold: bool = True) -> None:
-        """Hand every connection its frames; those of a client that never calls wait
-        while none asks it anything, ``HOLD`` seconds at most (``hold=False``: none
-        waits, the table closes)."""
-        pending, self._pending = self._pending, {}
-        urgent, self._urgent = self._urgent, set()
-        held, now = self._held, None
-        for conn, frames in pending.items():
-            if hold and not (conn.may_call or conn in urgent or conn.closed):
-                if now is None:
-                    now = trio.current_time()
-                if now < held.setdefault(conn, now) + HOLD:
-                    self._pending[conn] = frames
-                    continue
-            if held:
-                held.pop(conn, None)
-            conn.send_frames(frames)
-
     def release(self, conn: Peer) -> None:
         """Hand ``conn`` the frames held for it now: it sent a request, and the answer
         to it must not overtake them (PROTOCOL.md §2: replies in the order of requests)."""
-        frames = self._pending.pop(conn, None)
-        self._held.pop(conn, None)
-        if frames:
-            conn.send_frames(frames)
+        self.outbox.release(conn)
 
     def _snapshot(self, seat: Seat, now: float) -> None:
         if seat.conn is None or self.table is None:
@@ -344,11 +308,11 @@ class TableRunner(Drive):
             log.info("table %s: a spectator (%s) fell too far behind; dropped", self.id, dropped.peer)
             self._send(dropped, {"type": "closed", "table": self.id, "reason": "behind"})
 
-    def _release(self, now: float) -> None:
+    def _spectators_due(self, now: float) -> None:
         """Hand over the spectators' frames that are due."""
         for conn, frames in self.spectators.release(now):
             if not conn.closed:
-                self._pending.setdefault(conn, []).extend(frames)
+                self.outbox.extend(conn, frames)
 
     def _spectators_closed(self) -> None:
         """The table has closed: each spectator gets what waits on his tape, then
