@@ -25,7 +25,7 @@ from pidor.server.app import Server
 from pidor.server.connection import Connection
 from pidor.server.drive import ABANDON_AFTER
 from pidor.server.limits import Limits
-from pidor.server.outbox import HOLD
+from pidor.server.outbox import HOLD, Outbox
 from pidor.server.requests import RequestError
 from pidor.server.runner import TableRunner
 from pidor.server.seams import GameIndex, Handler, House, LobbyServer, LobbyStore, Peer
@@ -175,6 +175,31 @@ async def test_a_client_that_never_calls_gets_other_seats_turns_with_its_own(may
         assert len(idle) > 50
     else:
         assert idle == [] and len(alice.batches) < len(alice.events()) / 3
+
+
+async def test_the_outbox_holds_only_what_asks_nothing_of_a_client_that_never_calls():
+    quiet, loud = FakePeer("quiet", may_call=False), FakePeer("loud")
+    box = Outbox()
+    event = [wire.encode({"type": "event", "seq": i}) for i in range(4)]
+    box.put(quiet, event[0])
+    box.put(loud, event[0])
+    box.flush(10.0)
+    assert (len(quiet.batches), len(loud.batches)) == (0, 1) and box.next_due() == 10.0 + HOLD
+    box.put(quiet, event[1])
+    box.flush(10.0 + HOLD / 2)  # still within HOLD of the first
+    assert quiet.batches == []
+    box.put(quiet, wire.encode({"type": "turn", "seq": 1}), urgent=True)
+    box.flush(10.0 + HOLD / 2)  # something asks it: everything goes, in order, in one write
+    assert [[m["type"] for m in b] for b in quiet.batches] == [["event", "event", "turn"]]
+    assert box.next_due() is None
+    box.put(quiet, event[2])
+    box.flush(20.0)
+    box.flush(20.0 + HOLD)  # waited HOLD: it goes
+    box.put(quiet, event[3])
+    box.release(quiet)  # its own request: what waits goes first
+    box.put(quiet, event[0])
+    box.flush(30.0, hold=False)  # the table closes: nothing waits
+    assert [len(b) for b in quiet.batches] == [3, 1, 1, 1] and box.next_due() is None
 
 
 async def test_held_frames_wait_at_most_hold_seconds(autojump_clock):
