@@ -317,6 +317,10 @@ export class Bot {
   // A call window you owe an answer in (`event.seat` acted, `event.action`): true calls.
   // Not asked when the client said `mayCall: false`: the server has passed for you.
   onWindow(event) { return false; }
+  // Whether onWindow can ever answer true (by default: whether the class overrides it).
+  // Pass it to the Client (`new Client({ ..., mayCall: bot.mayCall() })`): a bot that never
+  // calls then costs its tables no round trip per action.
+  mayCall() { return this.onWindow !== Bot.prototype.onWindow; }
   // A court where you vote: true «пидор», false «чист».
   onCourt(event) { return true; }
   onEvent(event, seq) {}

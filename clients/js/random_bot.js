@@ -62,6 +62,10 @@ export class RandomBot extends Bot {
     return this.random() < this.call;
   }
 
+  mayCall() {
+    return this.call > 0;
+  }
+
   onCourt(event) {
     return this.random() < 0.5; // «пидор» or «чист», at random
   }
@@ -124,9 +128,9 @@ export async function main(argv, out = console.log) {
     out(USAGE);
     return 0;
   }
-  const client = new Client({ host: args.host, port: args.port, name: args.name, token: args.token,
-    mayCall: args.call > 0 });
   const bot = new RandomBot({ seed: args.seed ?? null, cheat: args.cheat, call: args.call, out });
+  const client = new Client({ host: args.host, port: args.port, name: args.name, token: args.token,
+    mayCall: bot.mayCall() });
   try {
     const welcome = await client.connect();
     if (welcome.token) out(`player ${welcome.player}; token (keep it to come back): ${welcome.token}`);

@@ -85,3 +85,14 @@ test("random_bot.js declares may_call false when it never calls (--call 0, the d
     assert.equal("may_call" in hello, declared !== undefined);
   }
 });
+
+test("Bot.mayCall says whether onWindow is overridden; RandomBot's, whether it may call", async () => {
+  const { RandomBot } = await import("../random_bot.js");
+  class Caller extends Bot {
+    onWindow() { return true; }
+  }
+  assert.equal(new Bot().mayCall(), false);
+  assert.equal(new Caller().mayCall(), true);
+  assert.equal(new RandomBot({ call: 0 }).mayCall(), false);
+  assert.equal(new RandomBot({ call: 0.1 }).mayCall(), true);
+});
