@@ -18,6 +18,7 @@ from server_helpers import Audit, FakeHouse, FakeLobbyServer, FakePeer, MemoryLi
 
 import pidor
 from pidor import wire
+from pidor.bots import Policy
 from pidor.engine.table import Table
 from pidor.gamelog.verify import verify_data
 from pidor.server import drive
@@ -227,6 +228,28 @@ async def test_held_frames_wait_at_most_hold_seconds(autojump_clock):
     when = {m["seq"]: t for m, t in zip(bob.messages, bob.arrived) if m["type"] == "event"}
     delays = [t - when[m["seq"]] for m, t in zip(alice.messages, alice.arrived) if m["type"] == "event"]
     assert len(delays) == len(when) and max(delays) <= HOLD + 1e-9 and 0 < sum(d > 0 for d in delays)
+
+
+async def test_the_seats_name_the_policies_that_listen_as_asking_each_would(autojump_clock):
+    """``SeatPolicies.listening`` (asked at every batch of events) gives the seats whose
+    policy overrides ``observe``, as asking each seat's policy would: a heuristic bot,
+    not a random one, a person, or a bot that replaced a person (T9)."""
+    house = FakeHouse("seam-listening")
+    runner = new_table(house, {"game": "pidor", "players": 4, "bots": ["builtin:heuristic", "builtin:random"]})
+    alice, bob = FakePeer("alice", player=1), FakePeer("bob", player=2)
+
+    def asked(policies) -> list[int]:
+        return [s for s, p in enumerate(policies) if p is not None and type(p).observe is not Policy.observe]
+
+    async with running(runner):
+        await join(alice, runner)
+        await join(bob, runner)
+        assert (await alice.request(runner, {"type": "start"}))["type"] == "ok"
+        await alice.next(is_turn)
+        policies = runner._driver.policies
+        assert policies.listening() == asked(policies) == [2]
+        runner.seats[2].replaced = True
+        assert policies.listening() == asked(policies) == []
 
 
 async def test_a_refused_request_is_answered_and_the_turn_comes_again(autojump_clock):

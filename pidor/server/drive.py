@@ -122,6 +122,14 @@ class SeatPolicies:
                 return PASSER
         return None
 
+    def listening(self) -> list[int]:
+        """The seats whose policy listens to events (:meth:`Policy.observe`), without making
+        each seat's policy (the driver asks at every batch of events): bot seats only, a
+        stand-in, a replacement and the passer do not listen."""
+        listens = Policy.observe
+        return [s.index for s in self._seats
+                if s.kind == "bot" and s.bot is not None and not s.replaced and type(s.bot).observe is not listens]
+
 
 class ServerTable:
     """The game's table as the server's driver and its policies see it: reads go to the
