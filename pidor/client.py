@@ -176,21 +176,16 @@ def _check_received(value, depth: int) -> None:
     if depth > MAX_DEPTH:
         raise ProtocolError("too_deep", f"nesting deeper than {MAX_DEPTH}")
     if type(value) is dict:
-        for k, v in value.items():
+        for k in value:
             if type(k) is not str:
                 raise ProtocolError("bad_frame", f"a map key is not a string: {k!r}")
-            t = type(v)
-            if t is dict or t is list:
-                _check_received(v, depth + 1)
-            elif t is float and not math.isfinite(v):
-                raise ProtocolError("bad_frame", "NaN and infinite floats are not allowed")
-    else:
-        for v in value:
-            t = type(v)
-            if t is dict or t is list:
-                _check_received(v, depth + 1)
-            elif t is float and not math.isfinite(v):
-                raise ProtocolError("bad_frame", "NaN and infinite floats are not allowed")
+        value = value.values()
+    for v in value:
+        t = type(v)
+        if t is dict or t is list:
+            _check_received(v, depth + 1)
+        elif t is float and not math.isfinite(v):
+            raise ProtocolError("bad_frame", "NaN and infinite floats are not allowed")
 
 
 #: msgpack's options for a frame's body: its own checks of §1's limits

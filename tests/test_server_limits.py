@@ -37,7 +37,8 @@ async def connect_from(port: int, address: str) -> Client:
 
 
 async def until(predicate) -> None:
-    """Let the server run until ``predicate()`` (bounded)."""
+    """Let the server run until ``predicate()`` (bounded). Used under ``autojump_clock``
+    only: the sleeps are virtual, no test waits on the real clock."""
     for _ in range(1000):
         if predicate():
             return

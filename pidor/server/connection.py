@@ -44,7 +44,7 @@ class Connection:
         self.limits = limits
         self.stream = stream
         self.peer = peer  # "address:port", for logs
-        self.address = address  # the peer's IP address: what per-address limits count
+        self.address = address  # what per-address limits count: the peer's IP (IPv6: its /64, limits.address_of)
         self.player: int | None = None
         self.name = ""
         self.may_call = True  # hello's may_call (False: its tables pass every call window for it)

@@ -391,6 +391,7 @@ class TableRunner(Drive):
             if e["type"] == "action":
                 acted = e["action"]
             private = "_private" in e
+            asks = kind in ASKING  # (a frame that is never held, outbox.py)
             frame = None
             for s in humans:
                 if frame is None or private:  # one encoding serves every seat if nothing is private
@@ -401,7 +402,7 @@ class TableRunner(Drive):
                         view["deadline"] = _rel(view["deadline"], trio.current_time())
                     frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
                 hidden = None if before is None else before[s.index] & after[s.index]
-                self._queue(s.conn, frame, s.index, hidden, kind in ASKING)
+                self._queue(s.conn, frame, s.index, hidden, asks)
             if self.spectators:
                 view = project(e, None)
                 if kind == "window":
