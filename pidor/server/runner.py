@@ -3,7 +3,7 @@
 Requests reach it through a bounded inbox (``submit``). One cycle of the task::
 
     wait for a request or the next deadline (trio: move_on_at)
-    handle every queued request (join, leave, seed, start, act, call, pass, vote, ...)
+    handle every queued request (join, leave, seed, start, ...; act, call, pass, vote: plays.py)
     tick the table's clocks (T3 window, T4 vote, D5 «бито») and the turn clocks (T9)
     let the bots and the stand-ins of away seats play, answer and vote (T3: at once)
     prompt each human whose turn it is ("turn", tutorial "hint", T11)
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import math
-from functools import partial
 from typing import Callable
 
 import trio
@@ -40,7 +39,8 @@ from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
 from .outbox import ASKING, Outbox
-from .requests import RequestError, field_bool, field_int, field_str
+from .plays import Plays
+from .requests import RequestError, field_int, field_str
 from .seams import House, Peer
 from .seating import Seat
 from .seeds import commitment_hex, parse_seed
@@ -76,7 +76,7 @@ def _rel_view(view: dict, now: float) -> dict:
     return view
 
 
-class TableRunner(Drive):
+class TableRunner(Drive, Plays):
     """One table: ``options`` as :func:`~pidor.server.seating.server_options` checked them,
     ``bot_specs`` for the last seats. ``run`` is its task (the server starts it); the
     lobby hands it requests with ``submit``."""
@@ -606,68 +606,6 @@ class TableRunner(Drive):
         seat.seed = parse_seed(msg["seed"])
         self._reply(conn, rid, {"type": "ok"})
         self._broadcast_info()
-
-    def _playing_table(self) -> Table:
-        """The table, while a game is being played at it (else the request is refused)."""
-        if not self.playing:
-            raise RequestError("not_now", "no game is being played at this table")
-        return self.table
-
-    def _seen(self, msg: dict) -> int:
-        """The ``seq`` a game request was decided on: the last event (or ``turn``,
-        ``snapshot``) the client had seen."""
-        seen = field_int(msg, "seq")
-        if not 0 <= seen <= self.seq:
-            raise RequestError("bad_request", f"{msg['type']}.seq must be a seq you have seen: 0..{self.seq}, "
-                                              f"not {seen}")
-        return seen
-
-    def _do_act(self, conn, player, msg, rid) -> None:
-        seat = self._seat(player)
-        t = self._playing_table()
-        seen = self._seen(msg)
-        action = t.game.parse_action(msg.get("action"))
-        if seen < self._choice_seq:
-            raise RequestError("stale", f"the game moved on at event {self._choice_seq}, after the event {seen} "
-                                        "you chose from; choose again from the next turn")
-        if seen < seat.acted_seq:
-            raise RequestError("stale", f"you acted at event {seat.acted_seq}, after the event {seen} you chose "
-                                        "this from; choose again from the next turn")
-        offer = next((o for o in reversed(seat.offers) if self._choice_seq <= o[0] <= seen), None)
-        if (offer is not None and offer[0] < self.seq and action in offer[1] and seat.index in t.to_act()
-                and t.game.judge(seat.index, action)):
-            # Honest when the turn it was chosen from offered it, a violation only because
-            # others played since (durak: the bout's limit filled up): refused, not a cheat.
-            # (An offer of the latest seq is the present state: honest still, no check.)
-            raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
-                                        "have played since and it would break a rule now; choose again")
-        # (parsed above: the table judges it without checking its shape again)
-        self._call_for(conn, rid, partial(self.rec.act, parsed=True), seat.index, action, trio.current_time())
-
-    def _do_call(self, conn, player, msg, rid) -> None:
-        self._answer(conn, player, msg, rid, True)
-
-    def _do_pass(self, conn, player, msg, rid) -> None:
-        self._answer(conn, player, msg, rid, False)
-
-    def _answer(self, conn, player, msg, rid, call: bool) -> None:
-        seat = self._seat(player)
-        t = self._playing_table()
-        seen = self._seen(msg)
-        if t.window is not None and seen < self._window_seq:
-            raise RequestError("stale", f"the open window opened at event {self._window_seq}, after the event "
-                                        f"{seen} you answered from: that window is closed")
-        self._call_for(conn, rid, self.rec.answer, seat.index, call, trio.current_time())
-
-    def _do_vote(self, conn, player, msg, rid) -> None:
-        seat = self._seat(player)
-        t = self._playing_table()
-        guilty = field_bool(msg, "guilty")
-        seen = self._seen(msg)
-        if t.court is not None and seen < self._court_seq:
-            raise RequestError("stale", f"this court opened at event {self._court_seq}, after the event {seen} "
-                                        "you voted from: that court has given its verdict")
-        self._call_for(conn, rid, self.rec.vote, seat.index, guilty, trio.current_time())
 
     def _do_tutorial_off(self, conn, player, msg, rid) -> None:
         seat = self._seat(player)
