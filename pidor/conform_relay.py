@@ -215,6 +215,7 @@ class Relay:
         self.missed = trio.Event()  # it missed an answer it owed: the game need not go on
         self._scopes: dict[int, trio.CancelScope] = {}
         self._owed: dict[str, bool] = {}  # "window"/"court" the bot owes now -> answered
+        self._dropped: set[int] = set()  # the connections the kit closed
 
     async def serve(self, *, task_status=trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -222,8 +223,12 @@ class Relay:
         await trio.serve_listeners(self._session, listeners)
 
     def drop(self, conn: int) -> None:
-        """Close one of the bot's connections (and the server's end of it)."""
+        """Close one of the bot's connections (and the server's end of it). What the bot
+        owed on it is owed no more: while it is away the server answers for its seat (T9),
+        and a window or court it owed may be over by the time it is back."""
         self.record.add(conn, "drop", None, "the kit closed the connection")
+        self._dropped.add(conn)
+        self._owed.clear()
         self._scopes[conn].cancel()
 
     def cheat_for(self, seat: int) -> dict | None:
@@ -288,6 +293,8 @@ class Relay:
     async def _to_bot(self, conn, server, bot) -> None:
         decoder = wire.Decoder()
         async for data in server:
+            if conn in self._dropped:  # (read as the kit closed it: the bot never gets it)
+                return
             decoder.receive_data(data)
             out, over = [], False
             while (msg := decoder.next_message()) is not None:

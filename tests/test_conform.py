@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from pidor.cli import main
 from pidor.conform import SCENARIOS, bot_command, run_scenario
 from pidor.conform_checks import run_checks
+from pidor.conform_relay import Record, Relay
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BROKEN = [sys.executable, str(ROOT / "tests" / "conform_broken_bot.py")]
@@ -88,3 +89,25 @@ def test_usage_errors_exit_2_with_one_line(args, words):
     result = CliRunner().invoke(main, ["conform", *args])
     assert result.exit_code == 2 and words in result.output, result.output
     assert "Traceback" not in result.output
+
+
+async def test_what_a_bot_owed_on_a_connection_the_kit_closed_is_no_miss():
+    """The ``reconnect`` scenario's race: the kit closes the bot's connection while it owes
+    a window; the server's stand-in passes for the away seat (T9) and the bot, back,
+    meets that window closed. Not a miss (the check would stop the game and fail); a
+    window owed on its new connection and closed unanswered still is."""
+    record = Record("reconnect")
+    record.seat = 1
+    relay = Relay(record, "reconnect", "pidor", None, 0)
+    relay._scopes[0] = trio.CancelScope()
+
+    def event(e: dict) -> dict:
+        return {"type": "event", "table": 1, "seq": 1, "event": e}
+
+    relay._watch(event({"type": "window", "seat": 0, "owing": [1, 2]}))
+    relay.drop(0)
+    relay._watch(event({"type": "window_closed", "seat": 0}))
+    assert not record.missed
+    relay._watch(event({"type": "window", "seat": 2, "owing": [0, 1]}))
+    relay._watch(event({"type": "window_closed", "seat": 2}))
+    assert record.missed
