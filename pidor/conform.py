@@ -41,7 +41,7 @@ import trio
 
 from .conform_checks import CHECKS, Result, run_checks
 from .conform_relay import Record, Relay
-from .engine.games import GAME_IDS, game_class
+from .games import GAME_IDS, game_class
 from .server.app import Server
 from .server.store import Store
 from .server.testing import Client, connect

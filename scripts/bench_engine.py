@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pidor.autoplay import play_game  # noqa: E402
 from pidor.bots import RandomBot  # noqa: E402
-from pidor.engine.durak import TEAMS  # noqa: E402
-from pidor.engine.games import GAME_IDS, game_class  # noqa: E402
-from pidor.engine.simple import LEADS  # noqa: E402
+from pidor.games.durak.engine import TEAMS  # noqa: E402
+from pidor.games import GAME_IDS, game_class  # noqa: E402
+from pidor.games.durak.simple import LEADS  # noqa: E402
 from pidor.engine.seeds import Rng  # noqa: E402
 from pidor.engine.table import Table  # noqa: E402
 

@@ -30,7 +30,7 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pidor import wire  # noqa: E402
-from pidor.engine.games import GAME_IDS, game_class  # noqa: E402
+from pidor.games import GAME_IDS, game_class  # noqa: E402
 from pidor.server.limits import Limits  # noqa: E402
 from pidor.server.runner import TABLE_REQUESTS  # noqa: E402
 

@@ -47,7 +47,7 @@ from hostile import BEHAVIOUR_SECONDS
 from server_load import (Stats, cpu_seconds, free_port, latency_ms, rss_kib, run_table, start_server, stop_server,
                          wait_listening)
 
-from pidor.engine.games import GAME_IDS  # server_load put the repository on sys.path
+from pidor.games import GAME_IDS  # server_load put the repository on sys.path
 from pidor.server.testing import Client
 
 #: Seconds the server has to exit after SIGTERM.

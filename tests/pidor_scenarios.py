@@ -13,7 +13,7 @@ import pytest
 
 from pidor.cards import card_code, deck as full_deck, parse_card, parse_cards
 from pidor.engine.game import ImpossibleAction
-from pidor.engine.pidor import PidorGame
+from pidor.games.pidor.engine import PidorGame
 
 
 def C(text: str) -> int:

@@ -4,8 +4,8 @@ seat's wire-form view and honest options (what an Observation hands a policy).""
 from __future__ import annotations
 
 from pidor.cards import parse_card, parse_cards
-from pidor.engine.durak import PerevodnoyGame, PodkidnoyGame
-from pidor.engine.pidor import PidorGame
+from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
+from pidor.games.pidor.engine import PidorGame
 from pidor.bots.greedy import greedy_action
 from pidor.autoplay import play_game
 from pidor.bots import make_policy

@@ -74,7 +74,7 @@ def test_a_failed_check_names_the_frame_and_exits_1():
     result = CliRunner().invoke(main, ["conform", "--check", "handshake", "--", *BROKEN, "--flaw", "old-version"])
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
-    assert lines[1].startswith("FAIL  handshake  pidor-36: hello names version 'pidor/1'")
+    assert lines[1].startswith("FAIL  handshake  ") and ": hello names version 'pidor/1'" in lines[1]
     assert lines[2].split() [:3] == ["bot", "sent:", '{"type":'] and '"version": "pidor/1"' in lines[2]
     assert lines[-1] == "0 of 1 checks passed"
 

@@ -11,7 +11,7 @@ from helpers import pass_all, types
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
 from pidor.cards import CLUBS, SPADES, card_code, deck as full_deck, parse_card, parse_cards, suit_of
-from pidor.engine.durak import DurakGame, PerevodnoyGame, PodkidnoyGame
+from pidor.games.durak.engine import DurakGame, PerevodnoyGame, PodkidnoyGame
 from pidor.engine.game import ImpossibleAction, InvalidAction, project
 from pidor.engine.seeds import Rng, shuffled
 from pidor.engine.table import HonestReplayRequired, Table

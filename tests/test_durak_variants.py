@@ -11,10 +11,10 @@ from helpers import pass_all, types
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
 from pidor.cards import card_code, deck as full_deck, parse_card, parse_cards
-from pidor.engine.durak import DurakGame, PerevodnoyGame, PodkidnoyGame
+from pidor.games.durak.engine import DurakGame, PerevodnoyGame, PodkidnoyGame
 from pidor.engine.game import ImpossibleAction
 from pidor.engine.seeds import Rng
-from pidor.engine.simple import QUIET_BOUTS, SimpleGame
+from pidor.games.durak.simple import QUIET_BOUTS, SimpleGame
 from pidor.engine.table import HonestReplayRequired, Table
 
 C = parse_card

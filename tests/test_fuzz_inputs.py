@@ -24,8 +24,9 @@ from pidor import wire
 from pidor.bots import RandomBot
 from pidor.cards import card_code, deck
 from pidor.engine.game import ActionError, InvalidAction
-from pidor.engine.games import GAME_IDS, game_class
-from pidor.engine.table import MAX_SECONDS, TABLE_DEFAULTS
+from pidor.games import GAME_IDS, game_class
+from pidor.engine.options import MAX_SECONDS
+from pidor.engine.table import TABLE_DEFAULTS
 from pidor.server.requests import ERRORS
 from pidor.server.seating import server_options
 from pidor.server.spectators import MAX_WATCH_DELAY

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from pidor.cards import card_code, parse_card
-from pidor.engine.rules import RULES
+from pidor.games import rule
 from pidor.gamelog.commands import export as export_cmd, replay as replay_cmd, verify as verify_cmd
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.replay import Replay, replay_lines
@@ -51,7 +51,7 @@ def test_one_line_per_action_and_a_line_for_each_cheat_call_court_vote_verdict_u
     cheats = [e for e in events(log, "action") if e["_violations"]]
     assert cheats and len([x for x in lines if x.startswith("   ✗ cheat: ")]) == len(cheats)
     for v in {v for e in cheats for v in e["_violations"]}:
-        assert any(f"{v}: {RULES[v].en}" in x for x in lines)
+        assert any(f"{v}: {rule(v).en}" in x for x in lines)
     for kind, mark in (("call", "!! "), ("court", "court on "), ("verdict", "⚖ verdict: "), ("undo", "↶ undone: "),
                        ("mark", "● the mark goes to "), ("vote", " votes «")):
         assert events(log, kind), kind

@@ -11,7 +11,7 @@ import pytest
 
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
-from pidor.engine.durak import PerevodnoyGame, PodkidnoyGame
+from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.reader import read_log

@@ -18,7 +18,7 @@ from pidor import wire
 from pidor.bots import parse_spec
 from pidor.cards import card_code, parse_card
 from pidor.engine.game import ImpossibleAction, InvalidAction, shown
-from pidor.engine.games import GAME_IDS, game_class
+from pidor.games import GAME_IDS, game_class
 from pidor.engine.table import table_options
 from pidor.server.seating import server_options
 from pidor.server.testing import connect

@@ -8,7 +8,7 @@ import pytest
 
 from pidor.bots import RandomBot
 from pidor.driver import Driver
-from pidor.engine.games import GAME_IDS
+from pidor.games import GAME_IDS
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 

@@ -10,8 +10,8 @@ import pytest
 
 from pidor.cards import card_code, deck as full_deck, parse_cards
 from pidor.engine.game import ImpossibleAction, InvalidAction, project
-from pidor.engine.pidor import PidorGame
-from pidor.engine.pidor_tricks import QUIET_TRICKS
+from pidor.games.pidor.engine import PidorGame
+from pidor.games.pidor.tricks import QUIET_TRICKS
 from pidor.engine.seeds import Rng, shuffled
 
 from pidor_scenarios import (

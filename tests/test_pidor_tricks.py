@@ -9,7 +9,7 @@ import pytest
 from pidor.bots import Policy
 from pidor.cards import deck as full_deck, parse_card, parse_cards
 from pidor.engine.game import project
-from pidor.engine.pidor import PidorGame
+from pidor.games.pidor.engine import PidorGame
 
 from pidor_scenarios import (
     C, assert_unchanged, codes, hand, of_type, p15_game, play_deal, tricks_game, zones_partition,
@@ -330,7 +330,7 @@ def test_P16a_every_game_ends_even_when_honest_play_loops(size):
     from pidor.autoplay import play_game
     from pidor.engine.seeds import Rng
     from pidor.engine.table import Table
-    from pidor.engine.pidor_tricks import QUIET_TRICKS
+    from pidor.games.pidor.tricks import QUIET_TRICKS
 
     kinds = {"tricks": 0, "one trick": 0}
     for i in range(150):
@@ -355,7 +355,7 @@ def test_P16a_a_trick_that_ends_with_a_discard_is_never_scored_endless():
     """A trick whose last card reaches the move limit still ends normally: its cards go to
     the discard and the next trick starts (P14); only a trick that goes round and round
     without ending is a draw."""
-    from pidor.engine.pidor_tricks import QUIET_TRICKS
+    from pidor.games.pidor.tricks import QUIET_TRICKS
 
     g = tricks_game()
     g.apply(0, ("lead", C("5c")))

@@ -174,7 +174,7 @@ def test_every_error_code_is_documented():
 async def test_rules_lists_every_rule_id_with_its_texts():
     """Issue 8 (protocol gaps): a bot that cheats on purpose or judges a call needs the
     texts of the rule ids the court and the refusals name."""
-    from pidor.engine.rules import RULES
+    from pidor.games import RULES
 
     async with serve() as (server, port):
         c = await connect(port)

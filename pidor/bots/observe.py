@@ -37,8 +37,8 @@ from typing import Any, Callable
 
 from ..cards import card_code, deck as full_deck, parse_card
 from ..engine.game import ActionError, Game, project
-from ..engine.games import game_class
-from ..engine.pidor import PidorGame
+from ..games import game_class
+from ..games.pidor.engine import PidorGame
 from ..engine.seeds import Rng
 from ..engine.table import Court, Table, Timer, Window
 

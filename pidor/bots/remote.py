@@ -19,7 +19,7 @@ from typing import Any
 
 from ..client import Bot, ServerError
 from ..engine.game import Game
-from ..engine.games import game_class
+from ..games import game_class
 from ..engine.seeds import Rng
 from .observe import Knowledge
 from .policy import Observation, Policy

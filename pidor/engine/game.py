@@ -41,11 +41,13 @@ Life of a game, driven by the table layer:
 
 from __future__ import annotations
 
-import reprlib
 from typing import Any, ClassVar
 
-from ..cards import card_code, deck as full_deck, parse_card
+from ..cards import card_code, parse_card
+from ..cards import deck as full_deck
+from .options import Option, check_options
 from .seeds import Rng, shuffled
+from .shown import shown
 
 __all__ = [
     "Action",
@@ -156,33 +158,6 @@ def _card_arg(kind: str, name: str, value: Any) -> int:
     raise InvalidAction(f"{kind}.{name} must be a card like 'Th', not {shown(value)}")
 
 
-class _Short(reprlib.Repr):
-    """``reprlib`` bounds strings, containers and nesting; this also bounds integers
-    without writing out their digits (``repr`` of a 5000-digit integer raises), and
-    writes ``true``/``false``/``null`` as the peer wrote them."""
-
-    def repr_int(self, x: int, level: int) -> str:
-        return repr(x) if x.bit_length() <= 128 else f"<a {x.bit_length()}-bit integer>"
-
-    def repr_bool(self, x: bool, level: int) -> str:
-        return "true" if x else "false"
-
-    def repr_NoneType(self, x: None, level: int) -> str:
-        return "null"
-
-
-_SHORT = _Short()
-_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 60, 60
-_SHOWN_MAX = 100
-
-
-def shown(value: Any) -> str:
-    """A short ``repr`` of a value a peer sent, for an error message: the message goes back
-    on the wire, and a frame or a string over the protocol's limits must never leave."""
-    text = _SHORT.repr(value)
-    return text if len(text) <= _SHOWN_MAX else text[:_SHOWN_MAX - 3] + "..."
-
-
 # ---------------------------------------------------------------------------
 
 
@@ -193,9 +168,15 @@ class Game:
     name: ClassVar[str] = ""
     #: Engine version, written into every log; bump it when rules behaviour changes.
     version: ClassVar[str] = ""
+    #: Every older engine version a log was written with -> the class that replays it
+    #: (old behaviour kept as a switch of this class, not a copy of the engine).
+    OLDER: ClassVar[dict[str, type["Game"]]] = {}
     #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``.
     ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
-    #: Default options of this game (``players``, ``deck``, …).
+    #: The options a game is set up with (``players`` and ``deck`` first), typed, with
+    #: their defaults and ranges (:class:`~.options.Option`).
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    #: ``{name: default}`` of :attr:`OPTIONS` (made from them).
     DEFAULTS: ClassVar[dict[str, Any]] = {}
     #: Event types after which an action chosen before them is stale (the server refuses
     #: it, PROTOCOL.md §5 "Acting on what you saw"). A new game and an ``undo`` always count.
@@ -229,18 +210,9 @@ class Game:
 
     @classmethod
     def options(cls, options: dict | None) -> dict:
-        """Complete and validate options; raises ``ValueError`` with a clear message."""
-        out = dict(cls.DEFAULTS)
-        for key, value in (options or {}).items():
-            if key not in out:
-                raise ValueError(f"unknown option {shown(key)} for {cls.name}; known: {sorted(out)}")
-            out[key] = value
-        # Exact types: true is not 1 player, 36.0 not a deck size.
-        if type(out["deck"]) is not int or out["deck"] not in (36, 52):
-            raise ValueError(f"deck must be the integer 36 or 52, not {shown(out['deck'])}")
-        if type(out["players"]) is not int or not 2 <= out["players"] <= 6:
-            raise ValueError(f"players must be an integer 2..6, not {shown(out['players'])}")
-        return out
+        """Complete and validate options (:attr:`OPTIONS`); raises ``ValueError`` with a
+        clear message. A game with rules between options checks them in an override."""
+        return check_options(options, cls.OPTIONS, cls.name)
 
     # --- queries ------------------------------------------------------------
 
@@ -393,6 +365,7 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls.DEFAULTS = {o.name: o.default for o in cls.OPTIONS}
         cls._wire = {}
         cls._wire_kinds = frozenset(k for k, spec in cls.ACTIONS.items() if all(t != "cards" for _, t in spec))
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..games import GAME_IDS, game_class, rule_texts
 from .game import Action, ActionError, Event, Game, ImpossibleAction, shown
-from .games import GAME_IDS, game_class
-from .rules import rule_texts
+from .options import Option, check_options
 
-__all__ = ["Table", "Window", "Court", "Timer", "NotNow", "HonestReplayRequired", "TABLE_DEFAULTS", "MAX_SECONDS",
+__all__ = ["Table", "Window", "Court", "Timer", "NotNow", "HonestReplayRequired", "TABLE_OPTIONS", "TABLE_DEFAULTS",
            "table_options"]
 
 
@@ -44,26 +44,23 @@ class HonestReplayRequired(ActionError):
     code = "must_play_honestly"
 
 
-#: Options every table has, whatever the game (seconds; ``None`` = no clock).
-TABLE_DEFAULTS: dict[str, Any] = {
-    "game": "pidor",
-    "call_window": 2.0,  # T3
-    "vote_timeout": 30.0,  # T4
-    "bito_timeout": 10.0,  # D5
-    "turn_timeout": None,  # T9: the server's turn clock (60 s with humans)
-    "trick_display": 2.0,  # P14: the window of a trick's closing action
-    "tutorial": True,  # T11: hints for a newcomer at a table of bots
-}
-
-_SECONDS = ("call_window", "vote_timeout", "bito_timeout", "turn_timeout", "trick_display")
-#: No clock may be longer than an hour.
-MAX_SECONDS = 3600.0
-
-
-def _is_seconds(value: Any) -> bool:
-    """A clock option: ``None`` (no clock) or an int or float in 0..MAX_SECONDS (``bool``
-    is not a number; NaN fails the comparison, infinity the bound)."""
-    return value is None or (type(value) in (int, float) and 0 <= value <= MAX_SECONDS)
+#: Options every table has, whatever the game (clocks in seconds; ``None`` = no clock).
+TABLE_OPTIONS: tuple[Option, ...] = (
+    Option("call_window", 2.0, "seconds", {"en": "T3: how long the table waits for «пидор!» after an action",
+                                           "ru": "T3: сколько стол ждёт крика «пидор!» после хода"}),
+    Option("vote_timeout", 30.0, "seconds", {"en": "T4: how long a court waits for the votes",
+                                             "ru": "T4: сколько суд ждёт голосов"}),
+    Option("bito_timeout", 10.0, "seconds", {"en": "D5, durak: silence that counts as «бито»",
+                                             "ru": "D5, дурак: молчание, которое считается «бито»"}),
+    Option("turn_timeout", None, "seconds", {"en": "T9: the turn clock of a person (the server's: 60 s)",
+                                             "ru": "T9: время на ход человека (на сервере 60 с)"}),
+    Option("trick_display", 2.0, "seconds", {"en": "P14, «пидор»: how long a closed trick stays on show",
+                                             "ru": "P14, «пидор»: сколько закрытая взятка лежит на виду"}),
+    Option("tutorial", True, "bool", {"en": "T11: hints for a newcomer at a table of bots",
+                                      "ru": "T11: подсказки новичку за столом с ботами"}),
+)
+#: ``{name: default}`` of every table's options, with the default game.
+TABLE_DEFAULTS: dict[str, Any] = {"game": "pidor", **{o.name: o.default for o in TABLE_OPTIONS}}
 
 
 def table_options(options: dict | None) -> dict:
@@ -79,19 +76,13 @@ def table_options(options: dict | None) -> dict:
         raise ValueError(f"game must be one of {', '.join(GAME_IDS)}, not {shown(name)}")
     cls = game_class(name)
     game_opts = cls.options({k: v for k, v in options.items() if k in cls.DEFAULTS})
-    out = {**TABLE_DEFAULTS, **game_opts}
-    for key, value in options.items():
-        if key not in out:
-            raise ValueError(f"unknown table option {shown(key)}; known: {', '.join(sorted(out))}")
-        if key not in game_opts:
-            out[key] = value
-    for key in _SECONDS:
-        if not _is_seconds(out[key]):
-            raise ValueError(f"{key} must be a number of seconds 0..{MAX_SECONDS:g}, or null for no clock,"
-                             f" not {shown(out[key])}")
-    if type(out["tutorial"]) is not bool:
-        raise ValueError(f"tutorial must be true or false, not {shown(out['tutorial'])}")
-    return out
+    table = {k: v for k, v in options.items() if k not in cls.DEFAULTS and k != "game"}
+    known = {o.name for o in TABLE_OPTIONS}
+    for key in table:
+        if key not in known:
+            raise ValueError(f"unknown table option {shown(key)}; known: "
+                             f"{', '.join(sorted(known | set(cls.DEFAULTS) | {'game'}))}")
+    return {"game": name, **check_options(table, TABLE_OPTIONS, "a table"), **game_opts}
 
 
 @dataclass(slots=True)

@@ -125,7 +125,7 @@ class Recorder:
 
     def header(self) -> dict:
         t = self.table
-        from ..engine.games import game_class
+        from ..games import game_class
 
         cls = game_class(t.options["game"])
         if self.deck is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..cards import card_text, parse_card
-from ..engine.rules import RULES
+from ..games import known, rule
 
 __all__ = ["Phrases", "VERBOSE", "card"]
 
@@ -137,8 +137,7 @@ class Phrases:
         return f"bot-{seat}" if info.get("kind") == "bot" else self.say("seat", n=seat)
 
     def rule(self, rule_id: str) -> str:
-        r = RULES.get(rule_id)
-        return f"{rule_id}: {r.text(self.lang)}" if r else rule_id
+        return f"{rule_id}: {rule(rule_id).text(self.lang)}" if known(rule_id) else rule_id
 
     # ------------------------------------------------------------------ actions
 

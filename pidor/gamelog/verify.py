@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 from ..cards import parse_card
 from ..engine.game import ActionError
-from ..engine.games import GAME_IDS, engine_class
+from ..games import GAME_IDS, engine_class
 from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
 from .format import FORMAT, READS, LogFile, gc_paused, plain

@@ -10,7 +10,7 @@ import time
 import click
 
 from ..autoplay import GameTooLong
-from ..engine.games import GAME_IDS
+from ..games import GAME_IDS
 from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.format import LogWriteError
 from .entrants import named_entrant, parse_entrant

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..engine.games import game_class
+from ..games import game_class
 from ..engine.table import table_options
 from .entrants import Entrant, name_entrants, parse_entrant
 from .play import Setup

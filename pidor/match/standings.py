@@ -26,7 +26,7 @@ from pathlib import Path
 
 import click
 
-from ..engine.games import GAME_IDS
+from ..games import GAME_IDS
 from ..gamelog.format import gc_paused
 from ..gamelog.reader import looks_like_jsonl, read_log, sniff, walk
 from ..gamelog.verify import verify

@@ -8,7 +8,7 @@ import click
 
 from ..bots import parse_spec
 from ..client import Client, PidorError, ServerError
-from ..engine.games import GAME_IDS
+from ..games import GAME_IDS
 from .session import Session
 from .terminal import run_session, wants_keys
 from .text import error_text, game_name

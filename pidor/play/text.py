@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cards import card_text, parse_card
-from ..engine.rules import RULES
+from ..games import known, rule
 from .words import BOARD, ERRORS, EVENTS, GAMES, TEXTS, WORDS
 
 __all__ = [
@@ -56,8 +56,8 @@ def cards(codes) -> str:
 def rule_line(rule_id: str, lang: str, texts: dict | None = None) -> str:
     """``[P5b] text`` from the wire's ``{id, ru, en}`` or the rule vocabulary."""
     text = (texts or {}).get(lang)
-    if not text and rule_id in RULES:
-        text = RULES[rule_id].text(lang)
+    if not text and known(rule_id):
+        text = rule(rule_id).text(lang)
     text = text or (texts or {}).get("en")
     return f"[{rule_id}] {text}" if text else f"[{rule_id}]"
 

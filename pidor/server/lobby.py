@@ -24,8 +24,8 @@ import msgpack
 import trio
 
 from .. import __version__, wire
-from ..engine.rules import GAME_RULINGS, rules_of
 from ..engine.game import shown
+from ..games import GAME_IDS, rules_of
 from .limits import Limits
 from .requests import RequestError, field_bool, field_int, field_str
 from .runner import TABLE_REQUESTS, Busy, TableRunner
@@ -205,8 +205,8 @@ class Lobby:
             self._list(conn, msg, rid)
         elif kind == "rules":
             game = field_str(msg, "game", optional=True, max_len=32)
-            if game is not None and game not in GAME_RULINGS:
-                raise RequestError("bad_request", f"rules.game must be one of {', '.join(GAME_RULINGS)}")
+            if game is not None and game not in GAME_IDS:
+                raise RequestError("bad_request", f"rules.game must be one of {', '.join(GAME_IDS)}")
             conn.send({"type": "rules", "id": rid, "rules": rules_of(game)})
         elif kind == "create":
             self._create(conn, msg, rid)

@@ -14,7 +14,7 @@ options (wire form) and the cards it has seen go to the discard.
 from __future__ import annotations
 
 from ...cards import deck, low_rank, parse_card
-from ...engine.pidor_tricks import beaters
+from ...games.pidor.tricks import beaters
 from ..greedy import suit_index
 
 __all__ = ["pidor_action", "pidor_cheats", "seen_discard"]

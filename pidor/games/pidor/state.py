@@ -1,7 +1,7 @@
 """«Пидор»: the game's state, the one contract its rule mixins share.
 
-:class:`~pidor.engine.pidor.PidorGame` is put together from :class:`.pidor_deal.DealPhase`
-(the deal phase and the settlement) and :class:`.pidor_tricks.TrickPlay` (trick play).
+:class:`~pidor.games.pidor.engine.PidorGame` is put together from :class:`.deal.DealPhase`
+(the deal phase and the settlement) and :class:`.tricks.TrickPlay` (trick play).
 Each mixin reads and writes the fields declared in :class:`PidorState` and calls the few
 methods the other one defines, declared here too. ``PidorGame.new`` and
 ``PidorGame.from_data`` set every field.
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .game import Event
+from ...engine.game import Event
 
 __all__ = ["PidorState", "DEAL", "SETTLE", "TRICKS", "OVER"]
 

@@ -1,7 +1,7 @@
 """«Пидор», the deal phase (P2–P9) and the settlement (P10–P11).
 
-A mixin of :class:`pidor.engine.pidor.PidorGame`; it only reads and writes the
-game's plain fields, declared with their meaning in :class:`.pidor_state.PidorState`.
+A mixin of :class:`pidor.games.pidor.engine.PidorGame`; it only reads and writes the
+game's plain fields, declared with their meaning in :class:`.state.PidorState`.
 
 Deal-phase actions of the player on turn (P3): ``move(to)``, ``draw``,
 ``lay(to)``, ``keep``. A stack is a list bottom first: its two bottom cards are
@@ -11,9 +11,9 @@ card is the open card.
 
 from __future__ import annotations
 
-from ..cards import SPADES, card_code
-from .game import Event, ImpossibleAction
-from .pidor_state import DEAL, SETTLE, TRICKS, PidorState
+from ...cards import SPADES, card_code
+from ...engine.game import Event, ImpossibleAction
+from .state import DEAL, SETTLE, TRICKS, PidorState
 
 __all__ = ["DealPhase"]
 

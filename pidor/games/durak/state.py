@@ -1,6 +1,6 @@
 """«Дурак»: what each seat sees, where every card is, and the state as plain data.
 
-A mixin of :class:`pidor.engine.durak.DurakGame`: :class:`DurakState` declares every field
+A mixin of :class:`pidor.games.durak.engine.DurakGame`: :class:`DurakState` declares every field
 and method it expects of that class; the fields' meaning is described in :mod:`.durak`.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar
 
-from ..cards import card_code, parse_card
+from ...cards import card_code, parse_card
 
 __all__ = ["DurakState"]
 

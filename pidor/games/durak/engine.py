@@ -30,11 +30,20 @@ orders simultaneous arrivals by seat, starting from the attacker (the order of
 
 from __future__ import annotations
 
-from ..cards import card_code, low_rank
-from .durak_state import DurakState
-from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat, shown
+from ...cards import card_code, low_rank
+from ...engine.game import (
+    Action,
+    Event,
+    Game,
+    ImpossibleAction,
+    InvalidAction,
+    deal_order,
+    first_seat,
+)
+from ...engine.options import Option
+from .state import DurakState
 
-__all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "GAMES", "HAND", "TEAMS"]
+__all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "HAND", "TEAMS"]
 
 #: Cards in a full hand (D1, D8) and the most attacking cards in a bout (D3).
 HAND = 6
@@ -63,7 +72,17 @@ class DurakGame(DurakState, Game):
         "take": (),
         "give": (("card", "card"),),
     }
-    DEFAULTS = {"players": 4, "deck": 36, "hard": False, "teams": None, "no_limit": False}
+    OPTIONS = (
+        Option("players", 4, "int", {"en": "players at the table", "ru": "игроков за столом"}, low=2, high=6),
+        Option("deck", 36, "int", {"en": "cards in the deck (D1)", "ru": "карт в колоде (D1)"}, choices=(36, 52)),
+        Option("hard", False, "bool", {"en": "D12: every other player pays a card for the mark",
+                                       "ru": "D12: за метку платит каждый из остальных"}),
+        Option("teams", None, "choice", {"en": "V6: team play (4 players for 2x2, 6 for 3x3)",
+                                         "ru": "V6: командная игра (2x2 — вчетвером, 3x3 — вшестером)"},
+               choices=(None, "2x2", "3x3")),
+        Option("no_limit", False, "bool", {"en": "V9 «до завала»: only the defender's hand limits the attack",
+                                           "ru": "V9 «до завала»: подкидывать, сколько есть карт у отбивающегося"}),
+    )
     #: An action is chosen for one table of cards: throw-ins, covers and «беру» from the
     #: same bout stay natural while others play; a new bout or a transfer (a new
     #: defender) makes them stale.
@@ -80,15 +99,9 @@ class DurakGame(DurakState, Game):
     @classmethod
     def options(cls, options: dict | None) -> dict:
         out = super().options(options)
-        for key in ("hard", "no_limit", "no_first_transfer"):
-            if key in out and type(out[key]) is not bool:
-                raise ValueError(f"{key} must be true or false, not {shown(out[key])}")
         teams = out.get("teams")
-        if teams is not None:
-            if type(teams) is not str or teams not in TEAMS:
-                raise ValueError(f"teams must be \"2x2\", \"3x3\" or null, not {shown(teams)}")
-            if out["players"] != TEAMS[teams]:
-                raise ValueError(f"teams {teams} needs players {TEAMS[teams]}, not {out['players']}")
+        if teams is not None and out["players"] != TEAMS[teams]:
+            raise ValueError(f"teams {teams} needs players {TEAMS[teams]}, not {out['players']}")
         return out
 
     @classmethod
@@ -702,7 +715,10 @@ class PerevodnoyGame(DurakGame):
 
     name = "perevodnoy"
     transfers = True
-    DEFAULTS = {**DurakGame.DEFAULTS, "no_first_transfer": False}
+    OPTIONS = (*DurakGame.OPTIONS,
+               Option("no_first_transfer", False, "bool",
+                      {"en": "V9: the first attack under the durak cannot be transferred",
+                       "ru": "V9: первый ход «под дурака» не переводят"}))
 
 
 def _durak2(cls: type[DurakGame]) -> type[DurakGame]:
@@ -713,4 +729,3 @@ def _durak2(cls: type[DurakGame]) -> type[DurakGame]:
 PodkidnoyGame.OLDER = {"durak-2": _durak2(PodkidnoyGame)}
 PerevodnoyGame.OLDER = {"durak-2": _durak2(PerevodnoyGame)}
 
-GAMES = {g.name: g for g in (PodkidnoyGame, PerevodnoyGame)}

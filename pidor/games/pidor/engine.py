@@ -1,19 +1,28 @@
 """«Пидор» (also «распиздяй», «разгильдяй»): stacks, then tricks (P1–P17).
 
 The state's fields, and what each mixin expects of the others, are declared in
-:class:`.pidor_state.PidorState`. Deal-phase rules live in :mod:`.pidor_deal`, trick play
-in :mod:`.pidor_tricks`.
+:class:`.state.PidorState`. Deal-phase rules live in :mod:`.deal`, trick play
+in :mod:`.tricks`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..cards import card_code, low_rank
-from .game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
-from .pidor_deal import DealPhase
-from .pidor_state import DEAL, OVER, SETTLE, TRICKS
-from .pidor_tricks import TrickPlay
+from ...cards import card_code, low_rank
+from ...engine.game import (
+    Action,
+    Event,
+    Game,
+    ImpossibleAction,
+    InvalidAction,
+    deal_order,
+    first_seat,
+)
+from ...engine.options import Option
+from .deal import DealPhase
+from .state import DEAL, OVER, SETTLE, TRICKS
+from .tricks import TrickPlay
 
 __all__ = ["PidorGame"]
 
@@ -53,7 +62,10 @@ class PidorGame(DealPhase, TrickPlay, Game):
         "close": (),
         "give": (("card", "card"),),
     }
-    DEFAULTS = {"players": 4, "deck": 52}
+    OPTIONS = (
+        Option("players", 4, "int", {"en": "players at the table", "ru": "игроков за столом"}, low=2, high=6),
+        Option("deck", 52, "int", {"en": "cards in the deck", "ru": "карт в колоде"}, choices=(36, 52)),
+    )
 
     # ------------------------------------------------------------------ creation
 

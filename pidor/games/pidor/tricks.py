@@ -1,16 +1,16 @@
 """«Пидор», trick play (P12–P16).
 
-A mixin of :class:`pidor.engine.pidor.PidorGame`; its fields are declared with their
-meaning in :class:`.pidor_state.PidorState`. The table pile is a list, index 0
+A mixin of :class:`pidor.games.pidor.engine.PidorGame`; its fields are declared with their
+meaning in :class:`.state.PidorState`. The table pile is a list, index 0
 the bottom (the first card of the trick); the honest target of a beat is the top
 (``len - 1``) and the honest card to take is the bottom (index 0).
 """
 
 from __future__ import annotations
 
-from ..cards import SPADES, card_code
-from .game import Event, ImpossibleAction
-from .pidor_state import OVER, TRICKS, PidorState
+from ...cards import SPADES, card_code
+from ...engine.game import Event, ImpossibleAction
+from .state import OVER, TRICKS, PidorState
 
 __all__ = ["TrickPlay", "beaters"]
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from .durak import DurakGame, _impossible
-from .game import Action, Event, shown
+from ...engine.game import Action, Event
+from ...engine.options import Option
+from .engine import DurakGame, _impossible
 
 __all__ = ["SimpleGame", "LEADS"]
 
@@ -63,7 +64,15 @@ class SimpleGame(DurakGame):
         "take": (),
         "give": (("card", "card"),),
     }
-    DEFAULTS = {"players": 4, "deck": 36, "hard": False, "lead": "classic"}
+    OPTIONS = (
+        Option("players", 4, "int", {"en": "players at the table (V1)", "ru": "игроков за столом (V1)"}, low=2, high=5),
+        Option("deck", 36, "int", {"en": "cards in the deck (V1: 36 only)", "ru": "карт в колоде (V1: только 36)"},
+               choices=(36,)),
+        DurakGame.OPTIONS[2],  # hard (D12)
+        Option("lead", "classic", "choice", {"en": "the lead's shapes: V2 1.а, V3 1.б, V4 «пятки»",
+                                             "ru": "как ходить: V2 1.а, V3 1.б, V4 «пятки»"},
+               choices=tuple(LEADS)),
+    )
     CHOICE_EVENTS = frozenset({"bout"})
     #: V1: after a loss the player after the loser leads (the loser deals).
     AFTER_LOSER = 1
@@ -73,17 +82,6 @@ class SimpleGame(DurakGame):
     quiet: int
     passed: list[int]
     forced: bool
-
-    @classmethod
-    def options(cls, options: dict | None) -> dict:
-        out = super().options(options)
-        if out["players"] > 5:
-            raise ValueError(f"simple durak is for 2..5 players (V1), not {out['players']}")
-        if out["deck"] != 36:
-            raise ValueError(f"simple durak is played with 36 cards (V1), not {out['deck']}")
-        if type(out["lead"]) is not str or out["lead"] not in LEADS:
-            raise ValueError(f"lead must be one of {', '.join(LEADS)}, not {shown(out['lead'])}")
-        return out
 
     def _new_variant(self, opts: dict) -> None:
         self.variant = opts["lead"]

@@ -1,0 +1,51 @@
+"""«Пидор»'s rulings and violations (P1–P17) with their ru/en texts; ids as in
+``shared/RULINGS.md``."""
+
+from __future__ import annotations
+
+from ...engine.rules import Rule
+
+RULES = (
+    Rule("P1", "Первую партию начинает бутылка, следующую — сидящий за пидором.",
+       "The bottle picks who starts the first game; the next is started by the player after the pidor."),
+    Rule("P2", "Каждому две карты рубашкой вверх и третья лицом вверх.", "Each player gets two cards face down and a third face up."),
+    Rule("P3", "Раздача: класть и перекладывать можно только на карту ровно на ранг младше (двойка — на туза).",
+       "Deal phase: a card goes only on an open card exactly one rank lower (the lowest rank on the ace)."),
+    Rule("P3m", "Переложил свою открытую карту не на карту ровно на ранг младше.",
+       "Moved your open card onto a card that is not exactly one rank lower.", True),
+    Rule("P3l", "Положил вытянутую карту не на карту ровно на ранг младше.",
+       "Laid the drawn card on a card that is not exactly one rank lower.", True),
+    Rule("P4", "Стопка не бывает меньше трёх карт: открытую карту из трёх не переложить.",
+       "A stack is never smaller than three cards: its open card cannot be moved then."),
+    Rule("P5", "Провтык: было что переложить, а потянул; или оставил себе карту, которую можно было положить.",
+       "Provtyk: drawing while your open card could be moved, or keeping a card that could be laid."),
+    Rule("P5a", "Провтык: потянул из колоды, хотя свою открытую карту можно было переложить.",
+       "Provtyk: drew while your open card could honestly be moved onto another player's card.", True),
+    Rule("P5b", "Провтык: оставил себе карту, которую можно было положить на чужую стопку.",
+       "Provtyk: kept a card that fits on another player's open card.", True),
+    Rule("P5c", "Провтык: оставил себе карту, которую надо было положить на свою стопку и тянуть дальше.",
+       "Provtyk: kept a card that fits on your own open card (lay it and draw on).", True),
+    Rule("P6", "Отменённый ход возвращает карту туда, откуда она пришла.", "An undone action puts the card back where it came from."),
+    Rule("P7", "Пидорство — каждая метка в раздаче.", "A pidorstvo is every mark received in the deal phase."),
+    Rule("P8", "Колода кончилась — всё выше двух нижних карт в руку, две нижние — прикуп.",
+       "Deck empty: everything above the two bottom cards goes to hand; the two bottom cards are the prikup."),
+    Rule("P9", "Козырь — масть последней карты из колоды; пики козырем не бывают.",
+       "Trump is the suit of the last card drawn; spades are never trump."),
+    Rule("P10", "Расплата: за каждое пидорство карта от следующего по кругу.",
+       "Settlement: one card per pidorstvo, from the next players clockwise."),
+    Rule("P11", "Розыгрыш начинает тот, кто вытянул последнюю карту.", "Whoever drew the last card leads the first trick."),
+    Rule("P12", "Бьёт старшая той же масти или козырь по некозырной; двойка бьёт только туза своей масти; пику бьёт только старшая пика.",
+       "Beat with a higher card of the suit or a trump on a non-trump; the lowest rank beats only its own ace; only a higher spade beats a spade."),
+    Rule("P12b", "Побил картой, которая не бьёт.", "Beat with a card that does not beat it.", True),
+    Rule("P13", "В розыгрыше бьют верхнюю карту; не побил — забираешь нижнюю.",
+       "In trick play you beat the top card, or take the bottom card."),
+    Rule("P13t", "Побил не верхнюю карту стола.", "Beat a card that is not the top card.", True),
+    Rule("P13k", "Забрал со стола не нижнюю карту.", "Took a card that is not the bottom card.", True),
+    Rule("P14", "Взятка закрывается сама, когда карт на столе столько же, сколько игроков.",
+       "A trick closes by itself when the table holds as many cards as there are players."),
+    Rule("P14c", "Закрыл взятку, когда карт на столе меньше, чем игроков.",
+       "Closed the trick with fewer cards on the table than players.", True),
+    Rule("P15", "Прикуп берут в конце взятки; нет ни руки, ни прикупа — вышел.",
+       "The prikup is taken at the end of a trick; no hand and no prikup: out."),
+    Rule("P16", "Остался с картами один — он пидор; ни у кого — ничья.", "The last player with cards is the pidor; nobody: a draw."),
+    Rule("P17", "Метки в розыгрыше картами не оплачиваются.", "Marks during trick play cost no cards."),)

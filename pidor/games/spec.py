@@ -1,0 +1,134 @@
+"""What a game's folder declares: :class:`GameSpec`, read by everything above the engine.
+
+A folder under ``pidor/games/`` is one game family. Its ``__init__.py`` sets ``GAMES``, a
+tuple of :class:`GameSpec` (one per game id: the durak folder holds podkidnoy, perevodnoy
+and simple). The spec names the engine class (which declares its options, players, decks
+and clocks itself, :mod:`pidor.engine.options`) (which also keeps every engine version a log was ever
+written with, ``OLDER``), and says what the rest of the house needs to know about the game as data.
+
+Code that behaves per game lives in the folder beside the spec, in modules found by name
+(:func:`pidor.games.part`): ``belief.py`` (what a seat can rebuild from what it saw),
+``text.py`` (how events and the board read, ru/en, and the words a person types),
+``bots.py`` (the built-in policies' game knowledge). A folder without one of them gets the
+generic fallback, where there is one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.game import Game
+from ..engine.options import Option
+from ..engine.rules import Rule
+
+__all__ = ["GameSpec", "EventDoc", "ResultField", "Conform"]
+
+
+@dataclass(frozen=True, slots=True)
+class EventDoc:
+    """One event type of the game: its public fields, the fields only some seats see
+    (``_private``), and what it means (en)."""
+
+    about: str
+    public: tuple[str, ...] = ()
+    private: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResultField:
+    """A field a game's result holds besides ``loser``, ``draw`` and ``order``.
+
+    ``kind`` says how a match counts it for each seat:
+
+    * ``title``: a flag about the loser («погоны», V8): counted for the loser's entrant;
+    * ``seats``: a list of seats (the losing team, V6): kept, not counted;
+    * ``scores``: a number per seat (an index by seat): averaged per entrant;
+    * ``letters``: a string per seat: kept and shown.
+    """
+
+    name: str
+    kind: str
+    help: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Conform:
+    """What the conformance kit needs of a game: an action no seat can make (T1), sent
+    in the bot's name to see that the bot copes with ``impossible_action``; and whether the
+    kit may call a bot falsely (its actions are judged in court in this game)."""
+
+    impossible: dict
+    false_call: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game id. Everything but ``id``, ``engine``, ``title`` and ``loser`` has a default;
+    the registry's own test checks that every folder's specs are whole."""
+
+    id: str
+    #: The engine class that plays it now (``engine.name == id``).
+    engine: type[Game]
+    #: ``{"ru": …, "en": …}``: the game's name.
+    title: dict[str, str]
+    #: ``{"ru": …, "en": …}``: what the loser is called («пидор», «дурак»).
+    loser: dict[str, str]
+    #: The game's own rulings and violations (the table's, T, come with every game).
+    rules: tuple[Rule, ...] = ()
+    #: Option sets worth playing besides the defaults (tests, conformance, benchmarks),
+    #: e.g. ``{"lead": "pairs"}``; each may set ``players`` and ``deck`` too.
+    variants: tuple[dict[str, Any], ...] = ()
+    #: The action a stand-in makes unasked for an away player whenever it is honest (T9):
+    #: durak's «бито» (the table never waits on a seat for it, D5). ``None``: none.
+    idle: dict | None = None
+    #: The game's own event types (the table's are documented once, for every game).
+    events: dict[str, EventDoc] = field(default_factory=dict)
+    #: What a result holds besides ``loser``, ``draw`` and ``order``.
+    results: tuple[ResultField, ...] = ()
+    conform: Conform | None = None
+    #: The folder (set by the registry).
+    folder: str = ""
+
+    # --- read off the engine ---------------------------------------------------------
+
+    @property
+    def version(self) -> str:
+        return self.engine.version
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """Every engine version this program replays, the current one first."""
+        return (self.engine.version, *self.engine.OLDER)
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return self.engine.OPTIONS
+
+    def option(self, name: str) -> Option | None:
+        return next((o for o in self.engine.OPTIONS if o.name == name), None)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The player counts the game is played with."""
+        o = self.option("players")
+        return tuple(o.choices) if o.choices else tuple(range(o.low, o.high + 1))
+
+    @property
+    def decks(self) -> tuple[int, ...]:
+        o = self.option("deck")
+        return tuple(o.choices) if o.choices else tuple(range(o.low, o.high + 1))
+
+    def engine_class(self, version: Any) -> type[Game]:
+        """The class that plays engine version ``version`` (to verify and replay its logs);
+        ``ValueError`` if this program has none."""
+        if version == self.engine.version:
+            return self.engine
+        older = self.engine.OLDER
+        if type(version) is str and version in older:
+            return older[version]
+        known = ", ".join(repr(v) for v in self.versions)
+        raise ValueError(f"the log was written by {self.id} engine {version!r}; this program plays {known}")
+
+    def title_of(self, lang: str) -> str:
+        return self.title.get(lang) or self.title["en"]
