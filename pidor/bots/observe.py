@@ -35,22 +35,18 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..cards import card_code, deck as full_deck, parse_card
+from ..cards import card_code, parse_card
 from ..engine.game import ActionError, Game, project
-from ..games import game_class
-from ..games.pidor.engine import PidorGame
 from ..engine.seeds import Rng
 from ..engine.table import Court, Table, Timer, Window
+from ..games import part
+from .belief import Belief, BeliefLost
 
 __all__ = ["Knowledge"]
 
 #: The belief's clocks: 0 s, so that a ``tick(0)`` runs whatever the real clock ran out.
 _NO_WAIT = {"call_window": 0.0, "vote_timeout": 0.0, "bito_timeout": 0.0, "turn_timeout": None,
             "trick_display": 0.0, "tutorial": False}
-
-class BeliefLost(Exception):
-    """The events do not fit the belief (it was built from a view that left something out)."""
-
 
 class Knowledge:
     """One seat's knowledge of the current game (``seat=None``: a spectator's, the public
@@ -70,7 +66,10 @@ class Knowledge:
         self._view: Any = None  # the view to build the belief from, until it is built
         self._unknown: set[int] = set()
         self._gave: list[int] = []  # the cards this seat paid with, in order (its events do not show them)
-        self._cards = _PidorCards if issubclass(game_class(rules["game"]), PidorGame) else _DurakCards
+        found = part(rules["game"], "belief")
+        #: What the game's folder says about where cards lie (``None``: the game has no
+        #: belief, so the seat's knowledge answers as if nothing was seen).
+        self._cards: Belief | None = None if found is None else found.BELIEF
 
     # ------------------------------------------------------------------ input
 
@@ -87,8 +86,12 @@ class Knowledge:
 
     def _build(self) -> None:
         view, self._view = self._view, None
+        if self._cards is None:
+            return
         try:
-            self._table, self._unknown = self._cards.from_view(view() if callable(view) else view, self.rules, self.seat)
+            view = view() if callable(view) else view
+            game, self._unknown = self._cards.from_view(view, self.rules, self.seat)
+            self._table = _belief_table(self.rules, view, game)
         except (KeyError, TypeError, ValueError, IndexError):
             self._table = None
 
@@ -122,10 +125,10 @@ class Knowledge:
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)
-            after = None  # (only a draw needs the event after it)
-            if e["type"] == "action" and e["action"].get("type") == "draw":
+            after = None  # (only an action whose card shows in its consequence needs the event after it)
+            if e["type"] == "action" and e["action"].get("type") in self._cards.LOOKAHEAD:
                 if i + 1 >= len(events):
-                    break  # its consequence (the card drawn, P9) has not come yet
+                    break  # its consequence (e.g. the card drawn, P9) has not come yet
                 after = project(events[i + 1], seat)
             try:
                 self._play(e, after)
@@ -201,8 +204,10 @@ class Knowledge:
                     self._hidden_give(seat)
                     return
             action = game.parse_action(data)
-            if action[0] == "draw" and after is not None and after.get("type") == "draw" and "card" in after:
-                self._onto_deck(game, parse_card(after["card"]))  # P9: a face-up draw
+            if after is not None:
+                card = self._cards.onto_deck(action, after)
+                if card is not None:
+                    self._onto_deck(game, card)
             if seat != self.seat:
                 self._into_hand(game, seat, action)
             t.act(seat, action, 0.0)
@@ -221,10 +226,11 @@ class Knowledge:
 
     def _reveal(self, e: dict) -> None:
         """A consequence already played on the belief: put the cards it shows this seat
-        where it says (they were unknown: swapped with the belief's guesses)."""
+        where it says (they were unknown: swapped with the belief's guesses), and let the
+        game's belief follow what it announces."""
         cards = e.get("cards") if e.get("seat") == self.seat and self.seat is not None else None
-        if cards and e["type"] in ("draw", "prikup"):
-            game = self._table.game
+        game = self._table.game
+        if cards and e["type"] in self._cards.HAND_EVENTS:
             hand = game.hands[self.seat]
             got = [parse_card(c) for c in cards]
             first = len(hand) - len(got)  # the engine put the belief's guesses here, in order
@@ -236,26 +242,8 @@ class Knowledge:
             self._unknown.difference_update(got)
         elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
             self._unknown.discard(parse_card(e["card"]))
-        elif e["type"] == "bout" and "attacker" in e:
-            # Who leads may hang on hidden hands (V4 «пятки»: the attack passes on from
-            # whoever holds no pair): the belief follows what the table announced.
-            game = self._table.game
-            owner = game.owner
-
-            def place(s: int) -> int:
-                return s if owner[s] == s else owner.index(s)
-
-            # (V6: the event names the seats that play the places; a seat that plays for
-            # several keeps the belief's place while it agrees with the event)
-            if owner[game.attacker] != e["attacker"]:
-                game.attacker = place(e["attacker"])
-            if owner[game.defender] != e["defender"]:
-                game.defender = place(e["defender"])
-            game.limit = e["limit"]
-            if "passed" in e:
-                game.passed, game.forced = list(e["passed"]), e["forced"]
-        elif e["type"] == "deal_end" and e.get("trump") is not None:
-            self._table.game.trump = "cdhs".index(e["trump"])  # a belief rebuilt mid-deal could not know it
+        else:
+            self._cards.follow(game, e)
 
     def _hidden_give(self, giver: int) -> None:
         """A payment seen by neither side (P10, D12): some card of the giver's goes; which
@@ -300,7 +288,6 @@ class Knowledge:
 
 
 # ---------------------------------------------------------------------------------------
-# Per game: where cards lie, and a belief from a view.
 
 
 def _belief_table(rules: dict, view: dict, game: Game) -> Table:
@@ -325,123 +312,3 @@ def _belief_table(rules: dict, view: dict, game: Game) -> Table:
     if timer is not None:
         t.timer = Timer(timer[0], timer[1], 0.0)
     return t
-
-
-def _fill(slots: int, pool: list[int]) -> list[int]:
-    if slots > len(pool):
-        raise ValueError("the view shows more hidden cards than there are")
-    out = pool[:slots]
-    del pool[:slots]
-    return out
-
-
-class _PidorCards:
-    @staticmethod
-    def lists(g: Any) -> list[list[int]]:
-        return [g.deck, g.table, g.discard, *g.stacks, *g.hands, *g.prikups]
-
-    @staticmethod
-    def from_hand(action: tuple) -> tuple[int, ...]:
-        """The cards ``action`` takes from the actor's hand."""
-        return (action[1],) if action[0] in ("lead", "beat", "give") else ()
-
-    @staticmethod
-    def from_view(v: dict, rules: dict, seat: int) -> tuple[Table, set[int]]:
-        n, size = rules["players"], rules["deck"]
-        codes = lambda xs: [parse_card(x) for x in xs]  # noqa: E731
-        stacks_up = [codes(st["cards"]) for st in v["stacks"]]
-        hand = codes(v.get("hand") or [])
-        held = None if v["held"] is None else parse_card(v["held"])
-        table = codes(v["table"])
-        seen = {*hand, *table, *(c for st in stacks_up for c in st)} | ({held} if held is not None else set())
-        pool = [c for c in full_deck(size) if c not in seen]
-        unknown = set(pool)
-        stacks = [_fill(st["hidden"], pool) + up for st, up in zip(v["stacks"], stacks_up)]
-        hands = [hand if s == seat else _fill(k, pool) for s, k in enumerate(v["hands"])]
-        prikups = [_fill(k, pool) for k in v["prikups"]]
-        discard = _fill(v["discard"], pool)
-        deck = _fill(v["deck"], pool)
-        if pool:
-            raise ValueError("the view leaves cards unplaced")
-        phase, turn = v["phase"], v["turn"]
-        last_drawer = None
-        if phase == "deal" and v["deck"] < size - 3 * n:
-            last_drawer = turn if v["drew"] else (turn - 1) % n
-        elif phase != "deal":
-            last_drawer = v.get("turn") if phase == "tricks" else None
-        payment = v.get("payment")
-        given = [[p["from"], p["to"], 0] for p in v.get("payments") or ()]
-        data = {
-            "game": "pidor", "version": PidorGame.version, "players": n, "deck_size": size,
-            "phase": phase, "turn": turn, "held": held, "drew": v["drew"], "last_drawer": last_drawer,
-            "trump": None if v["trump"] is None else "cdhs".index(v["trump"]),
-            "trick_size": v["trick_size"], "closed": v["closed"],
-            "next_leader": (v["table_seats"][-1] if table else None) if v["closed"] else None,
-            "quiet_tricks": 0, "trick_moves": 0,
-            "pay_from": None, "giver": None if payment is None else payment["from"],
-            "deck": deck, "pidorstvo": list(v["pidorstvo"]), "table": table,
-            "table_seats": list(v["table_seats"]), "discard": discard, "order": list(v["out"]),
-            "stacks": stacks, "hands": hands, "prikups": prikups,
-            "dues": [[d["to"], d["count"]] for d in v.get("dues") or ()], "given": given,
-            "result": v["result"],
-        }
-        return _belief_table(rules, v, PidorGame.from_data(data)), unknown
-
-
-class _DurakCards:
-    @staticmethod
-    def lists(g: Any) -> list[list[int]]:
-        return [g.deck, g.discard, g.attack, g.cover, *g.hands]
-
-    @staticmethod
-    def from_hand(action: tuple) -> tuple[int, ...]:
-        """The cards ``action`` takes from the actor's hand (simple durak leads several, V2)."""
-        if action[0] == "lead":
-            return tuple(action[1])
-        return (action[1],) if action[0] in ("attack", "cover", "transfer", "give") else ()
-
-    @staticmethod
-    def from_view(v: dict, rules: dict, seat: int) -> tuple[Table, set[int]]:
-        n, size = v["players"], v["deck_size"]
-        hand = [parse_card(c) for c in v.get("hand") or []]
-        attack = [parse_card(a) for a, _ in v["table"]]
-        cover = [-1 if c is None else parse_card(c) for _, c in v["table"]]
-        trump_card = None if v["trump_card"] is None else parse_card(v["trump_card"])
-        seen = {*hand, *attack, *(c for c in cover if c >= 0)} | ({trump_card} if trump_card is not None else set())
-        pool = [c for c in full_deck(size) if c not in seen]
-        if trump_card is None:  # drawn already: only its suit is on show; any card of it will do
-            trump_suit = "cdhs".index(v["trump"])
-            trump_card = next(c for c in [*pool, *hand, *attack, *cover] if c >= 0 and c // 13 == trump_suit)
-        unknown = set(pool)
-        hands = [hand if s == seat else _fill(k, pool) for s, k in enumerate(v["hands"])]
-        discard = _fill(v["discard"], pool)
-        deck_top_first = _fill(v["deck"] - 1, pool) + [trump_card] if v["deck"] else []
-        if pool:
-            raise ValueError("the view leaves cards unplaced")
-        code = card_code
-        cls = game_class(v["game"])
-        # V6: with teams, a seat whose partner went out plays his place too (``plays_for``);
-        # the view names the seats that play the attacker's and the defender's places.
-        owner = list(v.get("plays_for") or range(n))
-
-        def place(s: int) -> int:
-            return s if owner[s] == s else owner.index(s)
-
-        data = {
-            "game": v["game"], "version": cls.version, "players": n, "deck_size": size,
-            "hard": v["hard"], "teams": v.get("teams"), "cap": size if rules.get("no_limit") else cls.HAND,
-            "owner": owner, "epaulettes": [False] * n, "barred": bool(v.get("barred")),
-            "trump_card": code(trump_card), "first": place(v["attacker"]),
-            "deck": [code(c) for c in deck_top_first], "hands": [[code(c) for c in h] for h in hands],
-            "discard": [code(c) for c in discard], "attack": [code(c) for c in attack],
-            "cover": [None if c < 0 else code(c) for c in cover],
-            "attacker": place(v["attacker"]), "defender": place(v["defender"]), "limit": v["limit"],
-            "bito": [s in v["bito"] for s in range(n)], "out": [s in v["out"] for s in range(n)],
-            "order": list(v["out"]), "ended": "bito" if v["phase"] == "draw" else None,
-            "payments": [[p["from"], p["to"]] for p in v["payments"]], "token": 0, "result": v["result"],
-            # simple durak (V2-V4): its lead variant; the quiet bouts before a draw are not shown
-            "lead": v.get("lead"), "passed": list(v.get("passed") or ()), "forced": bool(v.get("forced")),
-            "quiet": 0,
-        }
-        return _belief_table(rules, v, game_class(v["game"]).from_data(data)), unknown
-
