@@ -6,15 +6,14 @@ from __future__ import annotations
 from pidor.cards import parse_card, parse_cards
 from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
 from pidor.games.pidor.engine import PidorGame
-from pidor.bots.greedy import greedy_action
 from pidor.autoplay import play_game
 from pidor.bots import make_policy
 from pidor.bots.heuristic import HeuristicPolicy
-from pidor.bots.heuristic.durak import durak_action, durak_cheats, plainly_clean
+from pidor.games.durak.bots import durak_action, durak_cheats, greedy_action
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.bots.heuristic.judgement import CallRates, caught, worth_cheating
-from pidor.bots.heuristic.pidor import pidor_action, pidor_cheats
+from pidor.games.pidor.bots import pidor_action, pidor_cheats
 
 
 def durak(cls=PodkidnoyGame, *, trump="6h", hands, attack=(), cover=(), deck=10, attacker=1, defender=0):
@@ -164,14 +163,15 @@ def test_D3_D4_plainly_clean_never_hides_a_visible_violation():
             window = obs.window
             if window is not None and window["seat"] != self.seat:
                 view = obs.view
-                pairs = self.table_seen.pairs
+                table_seen = self._tactics(obs).table_seen
+                pairs = table_seen.pairs
                 if pairs is not None and view["table"]:
                     seen["followed"] += 1
-                    assert pairs == [list(p) for p in view["table"]] and self.table_seen.limit == view["limit"]
+                    assert pairs == [list(p) for p in view["table"]] and table_seen.limit == view["limit"]
                 elif pairs is not None:  # the window's card ended the bout (D5): the view's table is clear
                     assert window["action"]["card"] in {c for p in pairs for c in p}
                 broken = obs.visible_violations(window["seat"], window["action"])
-                if self._plainly_clean(obs, window["action"]):
+                if self._tactics(obs).plainly_clean(obs, window["action"]):
                     seen["clean"] += 1
                     assert broken == (), (window["action"], view["table"], broken)
                 else:

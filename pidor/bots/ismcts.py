@@ -4,8 +4,8 @@ Each iteration samples a deal consistent with everything the seat has seen
 (``Observation.determinize``: cards played, taken and paid, the public hand counts, the
 trump), walks the one tree of the seat's information set with UCB1 over the moves legal in
 that deal (honest moves of everyone; the seat's own cheats at the root), plays on with the
-heuristic («пидор», at most :data:`DEPTH` actions) or the greedy rule on engine actions
-(durak, to the end), and scores the end: 1 for every seat but the loser, or, cut off, by
+game's own playout rule for the rest (its folder's ``Tactics.playout``, at most ``Tactics.DEPTH``
+actions), and scores the end: 1 for every seat but the loser, or, cut off, by
 how many players hold more cards.
 
 The court is modelled at the root: a cheat the seat tries is called with the chance the
@@ -32,16 +32,12 @@ import time
 from ..engine.game import ActionError, Game
 from .heuristic import HeuristicPolicy
 from .heuristic.judgement import caught
-from .heuristic.pidor import pidor_action
 from .policy import Observation
 from .specs import register
+from .tactics import Tactics
 
-__all__ = ["IsmctsPolicy", "DEPTH", "FULL"]
+__all__ = ["IsmctsPolicy"]
 
-#: Playout length in actions before the position is scored by hand sizes: durak to its
-#: end; «пидор» (hundreds of actions a game) a few tricks ahead.
-DEPTH = {"pidor": 40}
-FULL = 400
 #: What a deal costs (``Observation.determinize``, a copy of the belief's game) in the
 #: ``steps`` budget: about as much CPU as this many simulated actions.
 DEAL_STEPS = 6
@@ -92,83 +88,15 @@ def _step(game: Game) -> tuple[int, list[tuple]] | None:
     if game.result is not None:
         return None
     turn = _turn(game)
-    if turn is None and game.on_timer("bito_timeout"):
+    clock = game.timer() if turn is None else None
+    if clock is not None and game.on_timer(clock[0]):  # (a game clock runs out at once: D5 «бито»)
         game.advance()
         if game.result is None:
             turn = _turn(game)
     return turn if turn and turn[1] else None
 
 
-def _playout_move(game: Game, seat: int, honest: list[tuple], size: int) -> tuple:
-    """The playouts' move: the heuristic's honest choice in «пидор»; in durak the greedy
-    rule on the engine's own actions (cheapest cover, take what cannot be covered, lead
-    and throw in the cheapest non-trump), which is many times faster than the wire form.
-    (The heuristic's own rule, ``durak_move``, made weaker playouts at the same budget:
-    the heuristic lost 58.6% of 140 decided games against it, 65.9% of 138 with this.)"""
-    if game.name == "pidor":
-        view = game.view(seat)
-        data = pidor_action(view, [game.action_data(a) for a in honest], set(), size)
-        return game.parse_action(data)
-    return _durak_move(game, seat, honest)
-
-
-def _durak_move(game: Game, seat: int, honest: list[tuple]) -> tuple:
-    trump = game.trump
-    key = lambda a: (a[1] // 13 == trump, a[1] % 13)  # noqa: E731
-    kinds: dict[str, list[tuple]] = {}
-    for a in honest:
-        kinds.setdefault(a[0], []).append(a)
-    if "give" in kinds:
-        return min(kinds["give"], key=key)
-    if seat == game.owner[game.defender] and game.attack:
-        plain = [a for a in kinds.get("transfer", ()) if a[1] // 13 != trump]
-        if plain:
-            return min(plain, key=key)
-        covers = kinds.get("cover", [])
-        uncovered = [i for i, c in enumerate(game.cover) if c < 0]
-        if any(not any(a[2] == i for a in covers) for i in uncovered):
-            return ("take",)
-        return min(covers, key=key)
-    attacks = kinds.get("attack", [])
-    if not game.attack:
-        return min(attacks, key=key)
-    plain = [a for a in attacks if a[1] // 13 != trump or not game.deck]
-    if plain:
-        return min(plain, key=key)
-    return ("bito",)
-
-
-def _distinct(game: Game, honest: list[tuple]) -> list[tuple]:
-    """The moves worth telling apart in durak: of cards alike for the move (a plain card or
-    a trump of one rank to lead, throw in or transfer; a plain or a trump beater of the
-    hardest uncovered card) only the cheapest. Covering with a dearer card than needed, or
-    leading one suit of a rank rather than another, is rarely better, and the search then
-    spends its iterations on the choices that matter («пидор»: every honest move)."""
-    if game.name == "pidor":
-        return honest
-    trump = game.trump
-    best: dict[tuple, tuple] = {}
-    target = None
-    if any(a[0] == "cover" for a in honest):
-        cover = game.cover
-        target = max((t for t, c in enumerate(cover) if c < 0),
-                     key=lambda t: (game.attack[t] // 13 == trump, game.attack[t] % 13))
-    for a in honest:
-        kind = a[0]
-        if kind in ("take", "bito"):
-            best[(kind,)] = a
-            continue
-        if kind == "cover" and a[2] != target:
-            continue
-        card = a[1]
-        group = (kind, card // 13 == trump, None if kind == "cover" else card % 13)
-        old = best.get(group)
-        if old is None or card % 13 < old[1] % 13:
-            best[group] = a
-    return list(best.values())
-
-
-def _score(game: Game, seat: int) -> list[float]:
+def _score(game: Game, tactics: Tactics) -> list[float]:
     """Each seat's reward: 0 for the loser and 1 for the rest (½ each in a draw); cut off,
     the share of the others in the game holding more cards."""
     n = game.players
@@ -177,7 +105,7 @@ def _score(game: Game, seat: int) -> list[float]:
         if r["draw"]:
             return [0.5] * n
         return [0.0 if s == r["loser"] else 1.0 for s in range(n)]
-    sizes = [_cards_held(game, s) for s in range(n)]
+    sizes = [tactics.holding(game, s) for s in range(n)]
     alive = [s for s in range(n) if game.in_game(s)]
     out = []
     for s in range(n):
@@ -190,17 +118,11 @@ def _score(game: Game, seat: int) -> list[float]:
     return out
 
 
-def _cards_held(game: Game, seat: int) -> int:
-    held = len(game.hands[seat])
-    if game.name == "pidor":
-        held += len(game.prikups[seat]) + max(0, len(game.stacks[seat]) - 2)
-    return held
-
-
 @register
 class IsmctsPolicy(HeuristicPolicy):
     name = "ismcts"
     PARAMS = {**HeuristicPolicy.PARAMS, "iterations": 1000, "steps": 4500, "ms": 0}
+    NEEDS = ("bots", "belief")
 
     def act(self, obs: Observation) -> dict | None:
         honest = obs.honest
@@ -211,15 +133,14 @@ class IsmctsPolicy(HeuristicPolicy):
         cheats = self.cheat_options(obs, view, choice) if self.cheat > 0.0 and obs.may_cheat else []
         if len(honest) == 1 and not cheats:
             return honest[0]
-        if obs.game != "pidor":
-            if view["seat"] != view["defender"] and view["table"] and any(c is None for _, c in view["table"]):
-                return choice  # throwing in while the defender covers: the heuristic's call
+        if not self._tactics(obs).searches(view):
+            return choice
         return self._search(obs, view, honest, cheats, choice) or choice
 
     def _search(self, obs: Observation, view: dict, honest: list[dict], cheats: list[tuple[float, dict]],
                 choice: dict) -> dict | None:
         me = self.seat
-        size = obs.rules["deck"]
+        tactics = self._tactics(obs)
         in_game = [s for s in range(obs.players) if s not in view["out"]]
         p_called = caught(self.rates, me, in_game) if self.rates is not None else 0.5
         game = obs.determinize(self.rng)
@@ -229,7 +150,7 @@ class IsmctsPolicy(HeuristicPolicy):
         # hand and the public table, the same in every deal.
         parse = game.parse_action
         wire = {parse(a): a for a in honest}
-        moves = {a: wire[a] for a in _distinct(game, list(wire))}
+        moves = {a: wire[a] for a in tactics.distinct(game, list(wire))}
         cheat_keys = set()
         for _, a in cheats:
             key = game.parse_action(a)
@@ -241,7 +162,7 @@ class IsmctsPolicy(HeuristicPolicy):
         steps = self.steps if not self.ms and self.steps else 1 << 30
         done = spent = 0
         while game is not None:
-            spent += DEAL_STEPS + self._iterate(game, root, moves, cheat_keys, p_called, size)
+            spent += DEAL_STEPS + self._iterate(game, root, moves, cheat_keys, p_called, tactics)
             done += 1
             if done >= budget or spent >= steps or (deadline is not None and time.process_time() >= deadline):
                 break
@@ -254,16 +175,17 @@ class IsmctsPolicy(HeuristicPolicy):
             return choice  # the search barely prefers another move: the heuristic's
         return moves[best]
 
-    def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float, size: int) -> int:
+    def _iterate(self, game: Game, root: _Node, moves: dict, cheat_keys: set, p_called: float,
+                 tactics: Tactics) -> int:
         """One iteration; the number of actions it simulated."""
         me = self.seat
         rng = self.rng
-        limit = DEPTH.get(game.name, FULL)
+        limit = tactics.DEPTH
         path: list[tuple[_Node, int]] = []
         node = root
         # The root: the seat's own move, cheats included, the court's outcome drawn; only
         # cheats its hands can make in this deal.
-        check = game.name == "pidor"  # its honest moves may hang on the deal (P3: stacks)
+        check = tactics.CHECK_HONEST  # its honest moves may hang on the deal («пидор», P3: stacks)
         legal = [k for k in moves if (not check and k not in cheat_keys) or self._legal(game, k)]
         if not legal:
             return 0
@@ -276,16 +198,16 @@ class IsmctsPolicy(HeuristicPolicy):
             game.on_mark(me)  # T6: undone, the mark paid (D12 / P7); the seat plays on honestly
             turn = _step(game)
             if turn is not None and turn[0] == me:
-                game.perform(me, _playout_move(game, me, turn[1], size), ())
+                game.perform(me, tactics.playout(game, me, turn[1]), ())
         else:
             game.apply(me, key)
         node = child
         depth = 0
-        # The tree below: everyone's honest moves, alike cards merged (_distinct).
+        # The tree below: everyone's honest moves, alike cards merged (Tactics.distinct).
         turn = _step(game)
         while turn is not None and depth < limit:
             seat, honest = turn
-            legal = _distinct(game, honest)
+            legal = tactics.distinct(game, honest)
             key = self._select(node, legal)
             new = key not in node.children
             child = node.children.setdefault(key, _Node())
@@ -298,12 +220,12 @@ class IsmctsPolicy(HeuristicPolicy):
                 break
         while turn is not None and depth < limit:  # the playout: the heuristic for everyone
             seat, honest = turn
-            game.perform(seat, _playout_move(game, seat, honest, size), ())
+            game.perform(seat, tactics.playout(game, seat, honest), ())
             depth += 1
             turn = _step(game)
         if game.result is None:
             game.advance()
-        scores = _score(game, me)
+        scores = _score(game, tactics)
         for n_, seat in path:
             n_.visits += 1
             n_.reward += scores[seat]

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..engine.seeds import Rng
+from ..games import part
 
 __all__ = ["Policy", "Observation"]
 
@@ -37,6 +38,9 @@ class Policy:
 
     name: ClassVar[str] = ""
     PARAMS: ClassVar[dict[str, Any]] = {}
+    #: The parts of a game's folder the policy needs (``bots``: the game's tactics,
+    #: ``belief``: what a seat can rebuild), so the games it plays (:meth:`plays`).
+    NEEDS: ClassVar[tuple[str, ...]] = ()
     #: The log's ``auto`` for this policy's actions (T9: ``"absent"`` when it plays for a
     #: player who is away or gone); ``None``: the actions are the seat's own.
     auto: ClassVar[str | None] = None
@@ -51,6 +55,11 @@ class Policy:
         self.rng = Rng(seed, f"bot:{seat}")
         for key, default in self.PARAMS.items():
             setattr(self, key, params.get(key, default))
+
+    @classmethod
+    def plays(cls, game: str) -> bool:
+        """Whether the policy plays ``game`` (its folder has every part the policy needs)."""
+        return all(part(game, p) is not None for p in cls.NEEDS)
 
     def params(self) -> dict[str, Any]:
         """The parameters as given (for logs and specs)."""

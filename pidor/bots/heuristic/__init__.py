@@ -1,10 +1,11 @@
-"""The heuristic policy (``builtin:heuristic``): sound play for «пидор», podkidnoy and
-perevodnoy, and judgement at the table.
+"""The heuristic policy (``builtin:heuristic``): sound play in every game whose folder
+brings tactics (``pidor/games/<folder>/bots.py``), and judgement at the table.
 
-* It plays the honest move of :mod:`.durak` or :mod:`.pidor`.
+* It plays the honest move its game's tactics choose (``Tactics.choice``).
 * It cheats when the expected gain beats the expected cost (:mod:`.judgement`): the gain of
-  each cheat worth a thought, in cards, against the chance that an opponent calls it,
-  estimated from what each one did with the rule-breaking actions he had the chance to call.
+  each cheat worth a thought (``Tactics.cheats``), in cards, against what a conviction
+  costs (``Tactics.cost``) and the chance that an opponent calls it, estimated from what
+  each one did with the rule-breaking actions he had the chance to call.
 * It calls an action when it notices that the action visibly broke a rule (with chance
   ``attention``), and votes by what it saw.
 
@@ -17,50 +18,42 @@ from __future__ import annotations
 
 from ..policy import Observation, Policy
 from ..specs import register
-from .durak import TableSeen, durak_action, durak_cheats, plainly_clean
+from ..tactics import Tactics, tactics
 from .judgement import CallRates, caught, worth_cheating
-from .pidor import pidor_action, pidor_cheats, seen_discard
 
 __all__ = ["HeuristicPolicy"]
-
-#: The games whose window actions :func:`.durak.plainly_clean` reads off the table.
-CLEAR_TABLE = ("podkidnoy", "perevodnoy")
 
 
 @register
 class HeuristicPolicy(Policy):
     name = "heuristic"
     PARAMS = {"cheat": 0.5, "attention": 0.9, "risk": 0.5}
+    NEEDS = ("bots",)
 
     def __init__(self, seat: int, seed: bytes = b"", **params) -> None:
         super().__init__(seat, seed, **params)
-        self.gone: set[int] = set()  # «пидор»: cards seen go to the discard
         self.rates: CallRates | None = None
         self._cheated = False  # the last action of this seat was a cheat
-        self.table_seen = TableSeen()  # durak: the table as laid (for calls)
-        self._trump: str | None = None  # durak: this game's trump letter, once seen
-        self._pidor = False  # the game is «пидор»
+        self.tactics: Tactics | None = None  # the game's, made afresh at each game
 
     def observe(self, obs: Observation, event: dict) -> None:
         kind = event["type"]
-        if kind == "game_start" or self.rates is None:
-            if self.rates is None:
-                self.rates = CallRates(obs.players)
-            self.gone = set()
-            self._trump = None
-            self._pidor = obs.game == "pidor"
-        if self._pidor:
-            seen_discard(event, self.gone)
-        elif kind in TableSeen.EVENTS:
-            self.table_seen.see(event)
+        if self.rates is None:
+            self.rates = CallRates(obs.players)
+        if kind == "game_start" or self.tactics is None:
+            self.tactics = tactics(obs.game, self.seat, obs.rules)
+        self.tactics.observe(event)
         if kind in CallRates.EVENTS:
             self.rates.see(event, my_cheat=kind == "window" and event["seat"] == self.seat and self._cheated)
 
+    def _tactics(self, obs: Observation) -> Tactics:
+        if self.tactics is None:  # (asked before any event: a belief rebuilt from a view)
+            self.tactics = tactics(obs.game, self.seat, obs.rules)
+        return self.tactics
+
     def honest_choice(self, obs: Observation, view: dict) -> dict | None:
         """The best honest move (``None``: wait); ``view`` is ``obs.view`` (asked once a decision)."""
-        if obs.game == "pidor":
-            return pidor_action(view, obs.honest, self.gone, obs.rules["deck"])
-        return durak_action(view, obs.honest)
+        return self._tactics(obs).choice(view, obs.honest)
 
     def act(self, obs: Observation) -> dict | None:
         view = obs.view
@@ -75,16 +68,11 @@ class HeuristicPolicy(Policy):
 
     def cheat_options(self, obs: Observation, view: dict, choice: dict | None) -> list[tuple[float, dict]]:
         """The cheats worth making now instead of ``choice``, each with its gain in cards."""
-        honest = obs.honest
-        if obs.game == "pidor":
-            options = pidor_cheats(view, choice, obs.actions(), honest, self.gone, obs.rules["deck"])
-            cost = 1.0 if view["phase"] == "deal" else 0.1  # P7/P10: a pidorstvo; P17: nothing
-        else:
-            options = durak_cheats(view, choice, honest)
-            givers = obs.players - 1 - len(view["out"]) if view["hard"] else 1
-            cost = givers + 0.3  # D12: paid in cards for the mark, and the tempo lost
+        t = self._tactics(obs)
+        options = t.cheats(obs, view, choice)
         if not options:
             return []
+        cost = t.cost(view)
         in_game = [s for s in range(obs.players) if s not in view["out"]]
         p = caught(self.rates or CallRates(obs.players), self.seat, in_game)
         return [(g, a) for g, a in options if worth_cheating(g, cost, p, self.cheat, self.risk)]
@@ -93,22 +81,13 @@ class HeuristicPolicy(Policy):
         window = obs.window
         if window is None or window["seat"] == self.seat:
             return False
-        if obs.game in CLEAR_TABLE and not obs.rules.get("teams") and self._plainly_clean(obs, window["action"]):
+        if self._tactics(obs).plainly_clean(obs, window["action"]):
             return False  # skips the belief (the engine's check) for the plainly honest card
         if not obs.visible_violations(window["seat"], window["action"]):
             return False
         if self.rates is not None:
             self.rates.cheat_window()
         return self.attention > 0.0 and self.rng.random() < self.attention
-
-    def _plainly_clean(self, obs: Observation, action: dict) -> bool:
-        seen = self.table_seen
-        if self._trump is None or seen.pairs is None:
-            view = obs.view
-            self._trump = view["trump"]
-            if seen.pairs is None:
-                return plainly_clean(view["table"], view["limit"], self._trump, action)
-        return plainly_clean(seen.pairs, seen.limit, self._trump, action)
 
     def vote(self, obs: Observation) -> bool | None:
         court = obs.court

@@ -1,5 +1,12 @@
-"""The heuristic's honest play in «пидор»: pure functions of the seat's view, its honest
-options (wire form) and the cards it has seen go to the discard.
+"""«Пидор» for the built-in policies (:class:`pidor.bots.tactics.Tactics`).
+
+Greedy (the cheapest-card yardstick): move and lay onto other stacks when honest (P3), lay
+on its own stack when that is the only honest lay (P5c), else draw or keep; beat with the
+lowest honest beater (P12), otherwise take the bottom card (P13); lead the lowest card;
+give the lowest card (P10).
+
+The heuristic's honest play, from the seat's view, its honest options (wire form) and the
+cards it has seen go to the discard:
 
 * Deal phase (P3): move and lay onto other stacks when honest, onto the stack of the player
   with the fewest cards first (he is the one to slow down); lay on its own stack only when
@@ -13,16 +20,44 @@ options (wire form) and the cards it has seen go to the discard.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ...bots.tactics import Tactics, by_type, cheapest, suit_index
 from ...cards import deck, low_rank, parse_card
-from ...games.pidor.tricks import beaters
-from ..greedy import suit_index
+from ...engine.game import Game
+from .tricks import beaters
 
-__all__ = ["pidor_action", "pidor_cheats", "seen_discard"]
+__all__ = ["TACTICS", "PidorTactics", "pidor_action", "pidor_key"]
 
-def seen_discard(event: dict, gone: set[int]) -> None:
-    """Add the cards of a closed trick (P14: they go to the discard) to ``gone``."""
-    if event["type"] == "trick_closed":
-        gone.update(parse_card(c) for c in event["cards"])
+
+def pidor_key(card: int, trump: int | None) -> tuple[int, bool]:
+    """Lowest first in «пидор»: by rank, then non-trumps before trumps."""
+    return (card % 13, card // 13 == trump)
+
+
+def greedy_action(view: dict, honest: list[dict]) -> dict | None:
+    if not honest:
+        return None
+    kinds = by_type(honest)
+    seat = view["seat"]
+    trump = suit_index(view["trump"])
+    key = lambda c: pidor_key(c, trump)  # noqa: E731
+    if "give" in kinds:
+        return cheapest(kinds["give"], key)
+    if "move" in kinds:
+        return kinds["move"][0]
+    lays = kinds.get("lay", [])
+    others = [a for a in lays if a["to"] != seat]
+    if others or lays:
+        return (others or lays)[0]
+    for kind in ("draw", "keep"):
+        if kind in kinds:
+            return kinds[kind][0]
+    if "beat" in kinds:
+        return cheapest(kinds["beat"], lambda c: (c // 13 == trump, c % 13))
+    if "take" in kinds:
+        return kinds["take"][0]
+    return cheapest(kinds["lead"], key)
 
 
 def _stack_size(view: dict, seat: int) -> int:
@@ -104,3 +139,42 @@ def pidor_cheats(view: dict, honest_choice: dict | None, actions: list[dict], ho
     if closes:
         out.append((1.0, closes[0]))
     return out
+
+
+class PidorTactics(Tactics):
+    #: Playouts: «пидор» runs to hundreds of actions a game; a few tricks ahead.
+    DEPTH = 40
+    #: P3: in the deal phase an honest move hangs on the stacks (the deal).
+    CHECK_HONEST = True
+
+    def __init__(self, seat: int, rules: dict) -> None:
+        super().__init__(seat, rules)
+        self.size = rules["deck"]
+        self.gone: set[int] = set()  # cards seen to go to the discard
+
+    def observe(self, event: dict) -> None:
+        if event["type"] == "trick_closed":  # P14: they go to the discard
+            self.gone.update(parse_card(c) for c in event["cards"])
+
+    def greedy(self, view: dict, honest: list[dict]) -> dict | None:
+        return greedy_action(view, honest)
+
+    def choice(self, view: dict, honest: list[dict]) -> dict | None:
+        return pidor_action(view, honest, self.gone, self.size)
+
+    def cheats(self, obs: Any, view: dict, choice: dict | None) -> list[tuple[float, dict]]:
+        return pidor_cheats(view, choice, obs.actions(), obs.honest, self.gone, self.size)
+
+    def cost(self, view: dict) -> float:
+        return 1.0 if view["phase"] == "deal" else 0.1  # P7/P10: a pidorstvo; P17: nothing
+
+    def playout(self, game: Game, seat: int, honest: list[tuple]) -> tuple:
+        """The heuristic's honest choice (on the seat's view of the determinization)."""
+        data = pidor_action(game.view(seat), [game.action_data(a) for a in honest], set(), self.size)
+        return game.parse_action(data)
+
+    def holding(self, game: Any, seat: int) -> int:
+        return len(game.hands[seat]) + len(game.prikups[seat]) + max(0, len(game.stacks[seat]) - 2)
+
+
+TACTICS = PidorTactics

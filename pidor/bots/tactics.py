@@ -1,0 +1,108 @@
+"""A game's knowledge for the built-in policies: the base class of every game's ``bots.py``.
+
+The policies (:mod:`.greedy`, :mod:`.heuristic`, :mod:`.ismcts`) know how to weigh a cheat,
+when to call and how to search; what is good play in a given game they ask its folder. A
+game's ``bots.py`` sets ``TACTICS``, a subclass of :class:`Tactics`; a policy makes one
+for its seat at each game (:func:`tactics`). A policy says which parts of a folder it
+needs (``Policy.NEEDS``) and so which games it plays.
+
+Everything here is in wire form (the seat's view and its options, as a remote bot sees
+them), except the search's playouts, which run on engine games (a determinization) and so
+take and give engine actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar
+
+from ..cards import parse_card
+from ..engine.game import Game
+from ..games import part
+
+__all__ = ["Tactics", "tactics", "by_type", "cheapest", "suit_index"]
+
+
+def suit_index(letter: str | None) -> int | None:
+    """A view's trump letter (``"h"``) as a suit number; ``None`` stays ``None``."""
+    return None if letter is None else "cdhs".index(letter)
+
+
+def by_type(options: list[dict]) -> dict[str, list[dict]]:
+    """Options grouped by their ``type``, in order."""
+    out: dict[str, list[dict]] = {}
+    for a in options:
+        out.setdefault(a["type"], []).append(a)
+    return out
+
+
+def cheapest(options: list[dict], key: Callable[[int], Any]) -> dict:
+    """The option whose ``card`` has the least ``key``."""
+    return min(options, key=lambda a: key(parse_card(a["card"])))
+
+
+class Tactics:
+    """One seat's game knowledge for one game. ``rules`` are the table's options."""
+
+    #: Actions a playout plays before the position is scored by what each seat holds.
+    DEPTH: ClassVar[int] = 400
+    #: Whether the seat's honest moves may hang on the hidden deal (so the search checks
+    #: each in every determinization: «пидор»'s deal phase).
+    CHECK_HONEST: ClassVar[bool] = False
+
+    def __init__(self, seat: int, rules: dict) -> None:
+        self.seat = seat
+        self.rules = rules
+
+    # --- every policy's ------------------------------------------------------------
+
+    def observe(self, event: dict) -> None:
+        """A projected event of the game (what the seat remembers: cards gone, the table)."""
+
+    # --- greedy ---------------------------------------------------------------------
+
+    def greedy(self, view: dict, honest: list[dict]) -> dict | None:
+        """The cheapest-card choice among ``honest`` (``None``: wait)."""
+        raise NotImplementedError
+
+    # --- heuristic ------------------------------------------------------------------
+
+    def choice(self, view: dict, honest: list[dict]) -> dict | None:
+        """The best honest move (``None``: wait); by default the greedy one."""
+        return self.greedy(view, honest)
+
+    def cheats(self, obs: Any, view: dict, choice: dict | None) -> list[tuple[float, dict]]:
+        """Cheats worth a thought instead of ``choice``, each with its gain in cards."""
+        return []
+
+    def cost(self, view: dict) -> float:
+        """What a conviction costs the seat, in cards (the mark's payment, the tempo lost)."""
+        return 1.0
+
+    def plainly_clean(self, obs: Any, action: dict) -> bool:
+        """Whether the open window's ``action`` visibly broke no rule, read off the table
+        at a glance (``False``: ask the engine, ``Observation.visible_violations``)."""
+        return False
+
+    # --- search (engine form) ---------------------------------------------------------
+
+    def searches(self, view: dict) -> bool:
+        """Whether a search is worth it now (else the heuristic's choice stands)."""
+        return True
+
+    def playout(self, game: Game, seat: int, honest: list[tuple]) -> tuple:
+        """The playouts' move for ``seat`` among its ``honest`` engine actions."""
+        return honest[0]
+
+    def distinct(self, game: Game, honest: list[tuple]) -> list[tuple]:
+        """The moves worth telling apart (alike cards merged)."""
+        return honest
+
+    def holding(self, game: Game, seat: int) -> int:
+        """The cards ``seat`` still has to get rid of (a cut-off playout scores by it)."""
+        return len(game.hands[seat])
+
+
+def tactics(game: str, seat: int, rules: dict) -> Tactics | None:
+    """The game's tactics for ``seat`` (``None``: the game's folder has no ``bots.py``)."""
+    found = part(game, "bots")
+    return None if found is None else found.TACTICS(seat, rules)
