@@ -20,9 +20,11 @@ object with their surface (``act`` (taking ``honest=True``: an option handed out
 unchanged, not checked again), ``answer``, ``passes``, ``vote``, ``abstain``, ``to_act``,
 ``honest_actions``, ``actions``, ``waiting_answers``, ``waiting_votes``, ``window``,
 ``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``; :func:`play_game`
-also uses ``over``, ``deadline`` and ``tick``). A policy with an ``auto`` (a stand-in
-that plays for an absent person) needs a target whose ``act`` takes ``auto`` for the log:
-a Recorder or the server's table, not a bare Table.
+also uses ``over``, ``deadline`` and ``tick``). A policy with an ``auto`` is a stand-in
+that plays for an absent person (T9): it plays honest options only (anything else it
+returns is refused, never made), so no action logged ``auto`` breaks a rule; it needs a
+target whose ``act`` takes ``auto`` for the log: a Recorder or the server's table, not a
+bare Table.
 
 Every event of the game must reach :meth:`Driver.feed`: the driver feeds the events of its
 own calls (unless ``watch=False``: the server feeds every event it sends), and whoever
@@ -103,6 +105,19 @@ class WireActions(SequenceABC):
             if w is data:
                 return self._actions[i] if tuple(w.values()) == self._values[i] else None
         return None
+
+    def option(self, data: Any, parse: Callable[[Any], Action]) -> Action | None:
+        """The engine action of ``data`` if it is one of these options (handed out
+        unchanged, or an equal one, converted with ``parse``); else ``None``."""
+        action = self.engine(data)
+        if action is None:
+            try:
+                action = parse(data)
+            except ActionError:
+                return None
+            if action not in self._actions:
+                return None
+        return action
 
 
 #: No options (shared: an empty list has nothing to convert or hand out).
@@ -205,7 +220,7 @@ class Driver:
     once moves first (durak, D3): the same seeds give the same game (T10). ``on_events``
     receives the events of every table call the driver makes (the server's table emits
     them itself); ``actions`` counts the game actions; ``refused`` the policies' actions
-    the table refused."""
+    refused (by the table, or a stand-in's that is not an honest option)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
                  "public", "_listeners", "_local", "_calling", "_silent")
@@ -296,15 +311,20 @@ class Driver:
         if self.on_events is not None:
             self.on_events(events)
 
-    def decide(self, seat: int, policy: Policy | None = None) -> Action | None:
+    def decide(self, seat: int, policy: Policy | None = None, *, honest: bool = False) -> Action | None:
         """The game action ``policy`` (default: the seat's) chooses for ``seat`` now, in
-        engine form; ``None`` when it waits or returns something malformed."""
+        engine form; ``None`` when it waits or returns something malformed, or, with
+        ``honest`` (a stand-in's choice, T9), anything but one of the seat's honest options."""
         policy = policy if policy is not None else self.policies[seat]
-        data = policy.act(self.observation(seat))
+        obs = self.observation(seat)
+        data = policy.act(obs)
         if data is None:
             return None
+        parse = self.table.game.parse_action
+        if honest:
+            return obs.honest.option(data, parse)
         try:
-            return self.table.game.parse_action(data)
+            return parse(data)
         except ActionError:
             return None
 
@@ -361,17 +381,21 @@ class Driver:
                 if data is None:
                     continue
                 try:
-                    honest = obs._honest
-                    action = honest.engine(data) if honest is not None else None
-                    known = action is not None  # (an honest option, unchanged)
-                    if action is None:
-                        action = table.game.parse_action(data)
-                    if policy.auto is not None:  # (a stand-in: checked as any action)
-                        events = table.act(seat, action, now, auto=policy.auto)
-                    elif known:
-                        events = table.act(seat, action, now, honest=True)  # no second check
+                    if policy.auto is not None:  # a stand-in (T9): one of the honest options, or nothing
+                        action = obs.honest.option(data, table.game.parse_action)
+                        if action is None:
+                            self.refused += 1
+                            log.warning("seat %s: its stand-in (%s) chose %r, not an honest option: refused",
+                                        seat, policy.auto, data)
+                            continue
+                        events = table.act(seat, action, now, auto=policy.auto, honest=True)
                     else:
-                        events = table.act(seat, action, now)
+                        honest = obs._honest
+                        action = honest.engine(data) if honest is not None else None
+                        if action is not None:  # an honest option, unchanged: no second check
+                            events = table.act(seat, action, now, honest=True)
+                        else:
+                            events = table.act(seat, table.game.parse_action(data), now)
                 except ActionError as e:
                     self.refused += 1
                     log.debug("seat %s: the table refused its policy's action %r: %s", seat, data, e)

@@ -9,6 +9,9 @@ import sqlite3
 import msgpack
 
 from pidor.cards import deck as full_deck, parse_cards
+from pidor.engine.durak import TEAMS
+from pidor.engine.games import GAME_IDS, game_class
+from pidor.engine.simple import LEADS
 from pidor.engine.table import Table
 
 
@@ -71,3 +74,37 @@ def old_database(path, *statements: str):
     db.commit()
     db.close()
     return path
+
+
+#: The values of each game option that is not a yes/no one (:func:`game_variants` refuses
+#: an option it finds no values for: a new one is added here).
+OPTION_VALUES = {"teams": tuple(TEAMS), "lead": tuple(LEADS)}
+
+
+def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]]:
+    """``(id, table options)`` of every game (``GAME_IDS``) in its defaults with each deck
+    it allows, then with each of its other options changed alone (a yes/no option
+    turned, each other value of a choice); each with the first of ``players`` that
+    variant allows (teams fix it)."""
+    out = []
+    for game in GAME_IDS:
+        cls = game_class(game)
+        changes: list[dict] = [{"deck": 36}, {"deck": 52}]
+        for key, default in cls.DEFAULTS.items():
+            if key in ("players", "deck"):
+                continue
+            if type(default) is bool:
+                changes.append({key: not default})
+            else:
+                assert key in OPTION_VALUES, f"{game}'s option {key!r}: give its values in OPTION_VALUES"
+                changes += [{key: v} for v in OPTION_VALUES[key] if v != default]
+        for change in changes:
+            for n in players:
+                try:
+                    options = cls.options({**change, "players": n})
+                except ValueError:
+                    continue
+                name = "-".join([game, *(str(v) if type(v) is not bool else k for k, v in change.items())])
+                out.append((name, {"game": game, **options}))
+                break
+    return out

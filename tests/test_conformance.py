@@ -7,6 +7,7 @@ random cheats, calls and votes, checked after every step.
 * undo (snapshot/restore) gives back the exact previous state;
 * the whole table serializes to plain data and back, exactly;
 * the fast enumeration of honest actions agrees with ``actions()`` + ``check()``;
+* every seat the game waits on has an honest action (T9: a stand-in plays only those);
 * every game ends within a bound, with exactly one loser holding the mark, or a draw.
 
 The games are played by the one bot driver (``play_game``), as matches play them.
@@ -93,6 +94,8 @@ def check_honest_actions(table: Table) -> None:
     for seat in table.to_act():
         honest = game.honest_actions(seat)
         assert sorted(honest) == sorted(a for a in game.actions(seat) if not game.check(seat, a)), seat
+        if seat in game.obliged():
+            assert honest, f"T9: the game waits on seat {seat}, who has no honest action (no stand-in could play it)"
 
 
 def outcome(check, seat: int, action: tuple):

@@ -80,18 +80,11 @@ class MatchLimits(Limits):
 
 class Forfeited(Replacement):
     """The honest stand-in of a seat whose bot forfeited the game (the server's stand-in
-    for a player who left, logged ``auto="forfeit"``), which keeps the game going when it
-    has no honest way on."""
+    for a player who left, logged ``auto="forfeit"``): honest options only (T9); where it
+    has none, the game does not wait on it (a durak thrower: silence is «бито», D5)."""
 
     name = "forfeit"
     auto = "forfeit"
-
-    def act(self, obs) -> dict | None:
-        action = self.bot.act(obs)
-        if action is None and not obs.may_wait:
-            possible = obs.actions()  # no honest way on: keep the game going
-            action = possible[0] if possible else None
-        return action
 
 
 @dataclass

@@ -217,15 +217,12 @@ class Drive:
         return Driver(ServerTable(self), SeatPolicies(self.seats, self), self._rng, watch=False)
 
     def _stand_in_action(self, seat: int) -> Action | None:
-        """The honest bot's action for a human seat whose turn clock ran out (T9)."""
+        """The honest bot's action for a human seat whose turn clock ran out (T9): one of
+        his honest options (the game gives every seat it waits on one)."""
         bot = self._standins.get(seat)
         if bot is None:
             bot = self._standins[seat] = RandomBot(seat, self._standin_seed)  # honest: cheat=0
-        action = self._driver.decide(seat, bot)
-        if action is None:  # no honest way on: any possible action keeps the game going
-            possible = self.table.game.actions(seat)
-            action = possible[0] if possible else None
-        return action
+        return self._driver.decide(seat, bot, honest=True)
 
     def _watch_presence(self, now: float) -> None:
         """Note when every person at a running game went away (``ABANDON_AFTER``)."""
@@ -257,13 +254,9 @@ class Drive:
             if action is not None:
                 reason = "away" if seat.conn is None else "turn"
                 self._server_event({"type": "timeout", "seat": seat.index, "reason": reason})
-                # The log marks the stand-in's action (T9); it is honest unless the seat had
-                # no honest action at all (then it is logged as the seat's own).
-                auto = "absent" if seat.conn is None else "timeout"
-                if action not in t.game.honest_actions(seat.index):
-                    auto = None
+                auto = "absent" if seat.conn is None else "timeout"  # the log marks it (T9)
                 try:
-                    self._call(self.rec.act, seat.index, action, now, auto=auto)
+                    self._call(self.rec.act, seat.index, action, now, auto=auto, honest=True)
                 except ActionError as e:
                     log.warning("table %s: the stand-in of seat %s cannot act (%s)", self.id, seat.index, e)
 
