@@ -8,11 +8,10 @@ import sqlite3
 
 import msgpack
 
-from pidor.cards import deck as full_deck, parse_cards
-from pidor.engine.durak import TEAMS
-from pidor.engine.games import GAME_IDS, game_class
-from pidor.engine.simple import LEADS
+from pidor.cards import deck as full_deck
+from pidor.cards import parse_cards
 from pidor.engine.table import Table
+from pidor.games import GAME_IDS, game_class
 
 
 def pidor_deck(opens: str, draws: str = "", size: int = 52) -> list[int]:
@@ -78,9 +77,6 @@ def old_database(path, *statements: str):
 
 #: The values of each game option that is not a yes/no one (:func:`game_variants` refuses
 #: an option it finds no values for: a new one is added here).
-OPTION_VALUES = {"teams": tuple(TEAMS), "lead": tuple(LEADS)}
-
-
 def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]]:
     """``(id, table options)`` of every game (``GAME_IDS``) in its defaults with each deck
     it allows, then with each of its other options changed alone (a yes/no option
@@ -90,14 +86,14 @@ def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]
     for game in GAME_IDS:
         cls = game_class(game)
         changes: list[dict] = [{"deck": 36}, {"deck": 52}]
-        for key, default in cls.DEFAULTS.items():
-            if key in ("players", "deck"):
+        for option in cls.OPTIONS:
+            if option.name in ("players", "deck"):
                 continue
-            if type(default) is bool:
-                changes.append({key: not default})
+            if option.kind == "bool":
+                changes.append({option.name: not option.default})
             else:
-                assert key in OPTION_VALUES, f"{game}'s option {key!r}: give its values in OPTION_VALUES"
-                changes += [{key: v} for v in OPTION_VALUES[key] if v != default]
+                assert option.choices, f"{game}'s option {option.name!r}: a test needs its values (choices)"
+                changes += [{option.name: v} for v in option.choices if v != option.default]
         for change in changes:
             for n in players:
                 try:

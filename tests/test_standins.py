@@ -20,21 +20,20 @@ from pathlib import Path
 
 import pytest
 import trio
+from helpers import game_variants
+from server_helpers import play_until, seated_client, serve
 
 from pidor.bots import Policy, RandomBot
 from pidor.driver import Driver
-from pidor.engine.games import GAME_IDS
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.format import LogFile
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import verify
+from pidor.games import GAME_IDS
 from pidor.match import run_match
 from pidor.match.external import Forfeited
-
-from helpers import game_variants
-from server_helpers import play_until, seated_client, serve
 
 VARIANTS = game_variants()
 IDS = [name for name, _ in VARIANTS]
