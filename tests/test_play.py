@@ -168,7 +168,7 @@ async def test_play_session_shows_the_court_when_a_bot_calls_our_cheat():
         mark = await in_thread(go)
         assert mark == {"type": "mark", "seat": 0, "reason": "convicted"}
         court = next(i for i, line in enumerate(out) if line.startswith("⚖ court:"))
-        assert "accuses you(0) of keeps the card" in out[court]
+        assert re.search(r"accuses: you keep \d*[2-9TJQKA10]+[♣♦♥♠] on your stack", out[court]), out[court]
         rule = out[court + 1]  # P5b (fits another's open card) or P5c (fits your own), with its English text
         assert rule.startswith(("   [P5b] ", "   [P5c] ")) and "Provtyk: kept a card that fits on" in rule
         assert any(line.startswith("verdict: guilty") for line in out[court:])
@@ -210,12 +210,13 @@ def test_session_renders_a_court_with_rule_texts():
 
     s = Session(Fake(), lang="ru", out=(out := []).append)
     s.state.seat = 2
+    s.state.info = {"game": "pidor"}
     court = {"type": "court", "caller": 1, "accused": 0, "action": {"type": "keep"},
              "rules": [{"id": "P5b", "ru": "Провтык: оставил себе карту.", "en": "Provtyk."}],
              "voters": [2], "deadline": 30.0}
     s.state.absorb({"type": "event", "table": 1, "seq": 1, "event": court})
     s.message({"type": "event", "table": 1, "seq": 1, "event": court})
-    assert out[0].startswith("⚖ суд: #1 обвиняет #0: оставляет карту себе")
+    assert out[0].startswith("⚖ суд: #1 обвиняет: #0 оставляет карту себе")
     assert out[1] == "   [P5b] Провтык: оставил себе карту."
     assert out[2] == "⚖ ваш голос: `vote pidor` или `vote clean` · 30.0 s"
     assert s.state.status["court"]["voters"] == [2]
@@ -227,16 +228,22 @@ def test_session_renders_a_court_with_rule_texts():
 def test_both_languages_say_the_same_things():
     from string import Formatter
 
+    from pidor.games import GAME_IDS, text_of
     from pidor.play import words
     from pidor.server.requests import ERRORS
 
     def fields(text):
         return {f for _, f, _, _ in Formatter().parse(text) if f}
 
-    for table in (words.TEXTS, words.EVENTS, words.WORDS, words.BOARD, words.ERRORS, words.GAMES):
-        assert table["ru"].keys() == table["en"].keys()
-        for key in table["en"]:
-            assert fields(table["ru"][key]) == fields(table["en"][key]), key
+    def base(table):  # (a sentence's form for the reader's own seat, ``@me``, is optional)
+        return {k: v for k, v in table.items() if not k.endswith("@me")}
+
+    games = [text_of(g).WORDS for g in GAME_IDS]
+    for table in (words.TEXTS, words.EVENTS, words.WORDS, words.BOARD, words.ERRORS, *games):
+        assert base(table["ru"]).keys() == base(table["en"]).keys()
+        for key, text in table["en"].items():
+            other = table["ru"].get(key)
+            assert other is None or fields(other) == fields(text), key
     assert set(ERRORS) <= set(words.ERRORS["en"])  # every code the server sends is translated
 
 
@@ -333,7 +340,7 @@ def test_one_key_calls_passes_and_votes_on_what_the_prompt_shows():
     assert not s.key("!") and client.sent == []  # no window: the key is typed text
     _window(s, 1)
     now[0] += 0.5
-    assert s.prompt_line() == "⚑ bot-1(1) lays onto bot-2(2): [!] «пидор!» · [space] let it go · 1.5 s"
+    assert s.prompt_line() == "⚑ bot-1(1) lays a card on bot-2(2)'s stack: [!] «пидор!» · [space] let it go · 1.5 s"
     assert s.key("!") and client.sent == [("call", 2)] and s.prompt is None
     _window(s, 3)
     assert s.key(" ") and client.sent[-1] == ("pass", 4)
@@ -347,7 +354,7 @@ def test_when_a_bot_calls_first_the_prompt_goes_and_pass_is_not_sent():
     client = _Recorder()
     s = Session(client, lang="ru", out=(out := []).append)
     _window(s, 1)
-    assert out[-1].startswith("⚑ bot-1(1) кладёт на bot-2(2): `call` («пидор!») или ждите")
+    assert out[-1].startswith("⚑ bot-1(1) кладёт карту на стопку bot-2(2): `call` («пидор!») или ждите")
     _feed(s, 3, {"type": "call", "caller": 2, "accused": 1, "action": {"type": "lay", "to": 2}})
     assert out[-1] == "⚑ bot-2(2) крикнул первым: кричать уже нечего" and s.prompt is None
     s.line("pass")

@@ -71,7 +71,7 @@ class Replay:
         self.header = header
         self.seats = header.get("seats") or []
         self.players = (header.get("options") or {}).get("players") or len(self.seats)
-        self.say = Phrases(self.seats, lang)
+        self.say = Phrases(self.seats, lang, header.get("game"))
         self.audit = Audit(self.players, seat)
         self.problem: str | None = None
         if log.problem is not None:
@@ -104,6 +104,7 @@ class Replay:
             step.lines.append(("   " + say.say("auto", who=say.who(rec.get("seat")), reason=rec["auto"]), False))
         before = self._public_view()
         events = rec.get("events") or []
+        acted = False  # an action of this record has been said (its sentence may tell what follows)
         for k, full in enumerate(events):
             self.audit.event(full)
             e = _project(full, seat)
@@ -111,13 +112,14 @@ class Replay:
             if kind == "action":
                 follow = [_project(x, seat) for x in events[k + 1:]]
                 step.lines.append((say.action(e.get("seat"), e.get("action") or {}, before, follow), False))
+                acted = True
                 violations = full.get("_violations") or []
                 if violations and (seat is None or seat == e.get("seat")):
                     step.lines.append((say.cheat(violations), False))
                     step.marks.add("cheat")
                 continue
-            text = say.event(e, full=seat is None)
-            if text is None:
+            text = say.event(e, full=seat is None, said=acted)
+            if not text:
                 continue
             step.lines.append(("   " + text, kind in VERBOSE))
             if seat is None and full.get("_private") and kind in ("deal_end",):

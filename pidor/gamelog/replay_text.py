@@ -9,43 +9,21 @@ bookkeeping (``window``, ``window_closed``, passes) is ``verbose``: shown only o
 
 from __future__ import annotations
 
-import re
+from ..games import known, rule, text_of
+from ..games.text import Say, card, cards
 
-from ..cards import card_text, parse_card
-from ..games import known, rule
-
-__all__ = ["Phrases", "VERBOSE", "card"]
+__all__ = ["Phrases", "VERBOSE", "card", "cards"]
 
 #: Events that are window bookkeeping: shown only with ``--verbose``.
 VERBOSE = frozenset({"window", "window_closed"})
 
-_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
-_SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 
 # Sentences: {who} the actor, {to} another seat, {card}/{cards} cards, {n} a count.
 _TEXT = {
     "en": {
         "seat": "seat {n}",
-        "draw": "{who} draws {card} (deck {n})", "draw_hidden": "{who} draws a card (deck {n})",
-        "keep": "{who} keeps {card} on their stack", "lay": "{who} lays {card} on {to}'s {onto}",
-        "move": "{who} moves {card} from their stack onto {to}'s {onto}",
-        "lead": "{who} leads {card}", "beat": "{who} covers {onto} with {card}",
-        "take_card": "{who} takes {card} from the table", "close": "{who} closes the trick",
-        "give": "{who} gives {card} to {to}", "give_hidden": "{who} gives a card to {to}",
-        "attack": "{who} attacks with {card}", "cover": "{who} covers {onto} with {card}",
-        "transfer": "{who} transfers with {card}", "bito": "{who}: «бито»", "take": "{who}: «беру»",
-        "deal_cards": "{who} draws {n} cards: {cards}", "deal_count": "{who} draws {n} cards",
-        "deal_end": "the deal is over: trump {trump}, {who} leads; hands {hands}",
         "hand": "{who}'s hand: {cards}",
-        "settlement": "settlement: {dues}", "due": "{to} is owed {n}",
-        "payment": "{who} owes {to} {n} more", "payment_due": "{who} owe {to} a card each (D12)",
-        "trick": "a trick of {n} cards; {who} leads", "trick_closed": "{who} closes the trick: {cards}",
-        "trick_empty": "{who} empties the table: the trick is over", "discard": "{n} cards to the discard",
-        "prikup": "{who} picks up the prikup ({n})", "prikup_cards": "{who} picks up the prikup: {cards}",
-        "pidorstvo": "{who}'s «пидорство»: {n}", "out": "{who} is out, place {n}",
-        "bout": "bout: {who} attacks {to} (at most {n})", "bout_take": "{to} takes {n} cards from the table",
-        "bout_bito": "«бито»: {n} cards to the discard", "new_defender": "now {to} defends (at most {n})",
-        "skip": "{who} is passed over", "bito_timeout": "silence counts as «бито»",
+        "out": "{who} is out, place {n}", "payment_due": "{who} owe {to} a card each",
         "timeout": "{who}'s clock ran out ({reason})", "seat_state": "{who} is {state}",
         "game_start": "game {n} of {game} begins",
         "window": "window on {who}'s action", "window_closed": "window closed", "passes": "pass: {seats}",
@@ -65,26 +43,8 @@ _TEXT = {
     },
     "ru": {
         "seat": "место {n}",
-        "draw": "{who} тянет {card} (в колоде {n})", "draw_hidden": "{who} тянет карту (в колоде {n})",
-        "keep": "{who} оставляет {card} себе", "lay": "{who} кладёт {card} на {onto} ({to})",
-        "move": "{who} перекладывает {card} со своей стопки на {onto} ({to})",
-        "lead": "{who} ходит {card}", "beat": "{who} кроет {onto} картой {card}",
-        "take_card": "{who} берёт со стола {card}", "close": "{who} закрывает взятку",
-        "give": "{who} отдаёт {card} → {to}", "give_hidden": "{who} отдаёт карту → {to}",
-        "attack": "{who} заходит с {card}", "cover": "{who} кроет {onto} картой {card}",
-        "transfer": "{who} переводит картой {card}", "bito": "{who}: «бито»", "take": "{who}: «беру»",
-        "deal_cards": "{who} добирает {n}: {cards}", "deal_count": "{who} добирает {n}",
-        "deal_end": "раздача окончена: козырь {trump}, ходит {who}; на руках {hands}",
         "hand": "рука {who}: {cards}",
-        "settlement": "расчёт: {dues}", "due": "{to} получает {n}",
-        "payment": "{who} должен {to} ещё {n}", "payment_due": "{who} платят {to} по карте (D12)",
-        "trick": "взятка из {n} карт; ходит {who}", "trick_closed": "{who} закрывает взятку: {cards}",
-        "trick_empty": "{who} очистил стол: взятка окончена", "discard": "в отбой: {n}",
-        "prikup": "{who} берёт прикуп ({n})", "prikup_cards": "{who} берёт прикуп: {cards}",
-        "pidorstvo": "пидорство {who}: {n}", "out": "{who} выходит, место {n}",
-        "bout": "заход: {who} под {to} (не больше {n})", "bout_take": "{to} забирает со стола: {n}",
-        "bout_bito": "«бито»: в отбой {n}", "new_defender": "теперь отбивается {to} (не больше {n})",
-        "skip": "{who} пропускает ход", "bito_timeout": "тишина — «бито»",
+        "out": "{who} выходит, место {n}", "payment_due": "{who} → {to}: по карте за метку",
         "timeout": "у {who} вышло время ({reason})", "seat_state": "{who}: {state}",
         "game_start": "партия {n}, {game}",
         "window": "окно на ход {who}", "window_closed": "окно закрыто", "passes": "пас: {seats}",
@@ -105,24 +65,15 @@ _TEXT = {
 }
 
 
-def card(value) -> str:
-    """A card code (``Th``) as people write it (``10♥``); anything else as it is."""
-    if isinstance(value, str) and _CODE.match(value):
-        return card_text(parse_card(value))
-    return "?" if value is None else str(value)
-
-
-def cards(values) -> str:
-    return " ".join(card(v) for v in values or []) or "—"
-
-
 class Phrases:
     """Sentences for one log: ``seats`` are the header's seat infos (for names)."""
 
-    def __init__(self, seats: list[dict], lang: str = "ru") -> None:
+    def __init__(self, seats: list[dict], lang: str = "ru", game: str | None = None) -> None:
         self.seats = seats
         self.lang = lang if lang in _TEXT else "ru"
         self.t = _TEXT[self.lang]
+        self.text = text_of(game)  # the game's sentences (its folder's text.py)
+        self.sayer = Say(self.lang, self.who)
 
     def say(self, key: str, **fields) -> str:
         return self.t[key].format(**fields)
@@ -142,88 +93,18 @@ class Phrases:
     # ------------------------------------------------------------------ actions
 
     def action(self, seat: int, action: dict, before: dict | None, follow: list[dict]) -> str:
-        """One action in a sentence. ``before``: the public view just before it (for
-        the cards it lands on); ``follow``: the events it caused (a ``draw`` names the
-        card drawn)."""
-        who, kind = self.who(seat), action.get("type")
-        before = before or {}
-        c = card(action.get("card"))
-        if kind == "draw" and "card" not in action:  # «пидор»: from the deck
-            drawn = next((e for e in follow if e.get("type") == "draw"), {})
-            if drawn.get("card"):
-                return self.say("draw", who=who, card=card(drawn["card"]), n=drawn.get("deck"))
-            return self.say("draw_hidden", who=who, n=drawn.get("deck"))
-        if kind in ("keep", "lay", "move"):
-            stacks = before.get("stacks") or []
-            held = before.get("held")
-            to = action.get("to", seat)
-            moved = held if kind != "move" else _top(stacks, seat)
-            return self.say(kind, who=who, card=card(moved), to=self.who(to), onto=card(_top(stacks, to)))
-        if kind in ("beat", "cover"):
-            return self.say(kind, who=who, card=c, onto=card(_on_table(before, action.get("target"))))
-        if kind == "take" and "index" in action:
-            return self.say("take_card", who=who, card=card(_on_table(before, action["index"])))
-        if kind == "give":
-            to = next((e.get("to") for e in follow if e.get("type") == "give"), None)
-            key = "give" if action.get("card") else "give_hidden"
-            return self.say(key, who=who, card=c, to=self.who(to))
-        if kind in self.t:
-            return self.say(kind, who=who, card=c)
-        return f"{who}: {kind} {c if action.get('card') else ''}".rstrip()
+        """One action in a sentence (the game's text says it). ``before``: the public view
+        just before it (for the cards it lands on); ``follow``: the events it caused."""
+        return self.text.action(self.sayer, seat, action, before, follow)
 
     # ------------------------------------------------------------------ events
 
-    def event(self, e: dict, full: bool) -> str | None:
+    def event(self, e: dict, full: bool, said: bool = False) -> str | None:
         """A sentence for an event other than ``action`` (``None``: nothing to say).
-        ``full``: the event is shown whole (private fields included)."""
+        ``full``: the event is shown whole (private fields included); ``said``: it follows
+        an action of the same record, whose sentence may have told it."""
         kind = e.get("type")
         who = self.who(e.get("seat"))
-        if kind == "draw" and "count" not in e:
-            return None  # «пидор»: said by the action
-        if kind == "draw":  # durak: refilling hands
-            if e.get("cards"):
-                return self.say("deal_cards", who=who, n=e.get("count"), cards=cards(e["cards"]))
-            return self.say("deal_count", who=who, n=e.get("count"))
-        if kind == "deal_end":
-            return self.say("deal_end", trump=_SUITS.get(e.get("trump"), "—"), who=self.who(e.get("first")),
-                            hands="/".join(str(n) for n in e.get("hands", [])))
-        if kind == "settlement":
-            dues = ", ".join(self.say("due", to=self.who(d.get("to")), n=d.get("count")) for d in e.get("dues", []))
-            return self.say("settlement", dues=dues or "—")
-        if kind == "payment":
-            return self.say("payment", who=self.who(e.get("from")), to=self.who(e.get("to")), n=e.get("left"))
-        if kind == "payment_due":
-            return self.say("payment_due", who=", ".join(self.who(s) for s in e.get("from", [])),
-                            to=self.who(e.get("to")))
-        if kind == "give":
-            return None  # said by the action
-        if kind == "trick":
-            return self.say("trick", who=who, n=e.get("size"))
-        if kind == "trick_closed":
-            if e.get("empty"):
-                return self.say("trick_empty", who=who)
-            return self.say("trick_closed", who=who, cards=cards(e.get("cards")))
-        if kind == "discard":
-            return self.say("discard", n=e.get("count"))
-        if kind == "prikup":
-            if e.get("cards"):
-                return self.say("prikup_cards", who=who, cards=cards(e["cards"]))
-            return self.say("prikup", who=who, n=e.get("count"))
-        if kind in ("pidorstvo",):
-            return self.say("pidorstvo", who=who, n=e.get("count"))
-        if kind == "out":
-            return self.say("out", who=who, n=e.get("place"))
-        if kind == "bout":
-            return self.say("bout", who=self.who(e.get("attacker")), to=self.who(e.get("defender")), n=e.get("limit"))
-        if kind == "bout_over":
-            key = "bout_take" if e.get("outcome") == "take" else "bout_bito"
-            return self.say(key, to=self.who(e.get("defender")), n=e.get("count"))
-        if kind == "transfer":
-            return self.say("new_defender", to=self.who(e.get("defender")), n=e.get("limit"))
-        if kind == "skip":
-            return self.say("skip", who=who)
-        if kind == "bito_timeout":
-            return self.say("bito_timeout")
         if kind == "timeout":
             return self.say("timeout", who=who, reason=e.get("reason"))
         if kind == "seat":
@@ -253,8 +134,16 @@ class Phrases:
         if kind == "mark":
             target = self.t["nobody"] if e.get("seat") is None else who
             return self.say("mark", who=target, reason=e.get("reason"))
-        if kind == "game_over":
-            return None  # the footer's result says it
+        if kind == "game_over" or kind == "give":
+            return None  # the footer's result says it; the action said the payment
+        if kind == "out":
+            return self.say("out", who=who, n=e.get("place"))
+        if kind == "payment_due":
+            return self.say("payment_due", who=", ".join(self.who(s) for s in e.get("from", [])),
+                            to=self.who(e.get("to")))
+        text = self.text.event(self.sayer, e, said)
+        if text is not None:
+            return text or None
         fields = " ".join(f"{k}={v}" for k, v in e.items() if k != "type" and not k.startswith("_"))
         return f"{kind} {fields}".rstrip()
 
@@ -276,20 +165,3 @@ class Phrases:
         if result.get("draw"):
             return self.say("result_draw", order=order)
         return self.say("result_loser", who=self.who(result.get("loser")), order=order)
-
-
-def _top(stacks: list, seat) -> str | None:
-    if isinstance(seat, int) and 0 <= seat < len(stacks):
-        shown = stacks[seat].get("cards") or []
-        return shown[-1] if shown else None
-    return None
-
-
-def _on_table(view: dict, index) -> str | None:
-    """The card at ``index`` on the table: «пидор»'s table is a row of cards, durak's a
-    row of [attack, cover] pairs (the attack is covered)."""
-    table = view.get("table") or []
-    if not isinstance(index, int) or not 0 <= index < len(table):
-        return None
-    slot = table[index]
-    return slot[0] if isinstance(slot, list) else slot

@@ -17,9 +17,10 @@ from types import ModuleType
 from ..engine.game import Game
 from ..engine.rules import TABLE_RULES, Rule
 from .spec import Conform, EventDoc, GameSpec, ResultField
+from .text import GENERIC, GameText
 
 __all__ = ["GAME_IDS", "SPECS", "spec", "game_class", "engine_class", "part", "RULES", "rule", "known", "rule_texts",
-           "rules_of",
+           "rules_of", "text_of",
            "GameSpec", "EventDoc", "ResultField", "Conform"]
 
 
@@ -74,6 +75,13 @@ def part(game: str, name: str) -> ModuleType | None:
                 raise
             _PARTS[key] = None
     return _PARTS[key]
+
+
+def text_of(game: str | None) -> GameText:
+    """How ``game`` reads (its folder's ``text.py``; the generic text for a game without one,
+    or for ``None``: a log whose game is unknown)."""
+    found = part(game, "text") if game in SPECS else None
+    return GENERIC if found is None else found.TEXT
 
 
 def _rules() -> dict[str, Rule]:

@@ -11,26 +11,13 @@ from dataclasses import dataclass
 
 from ..bots import parse_spec
 from ..cards import card_code, parse_card
+from ..games import GAME_IDS, game_class, text_of
 
-__all__ = ["DURAK_WORDS", "PIDOR_WORDS", "SIMPLE_WORDS", "Command", "CommandError", "parse_command"]
+__all__ = ["Command", "CommandError", "parse_command", "usage"]
 
-#: action word -> argument pattern ("card", "seat", "index", optional with "?")
-PIDOR_WORDS = {
-    "draw": (), "keep": (), "close": (), "move": ("seat",), "lay": ("seat",),
-    "lead": ("card",), "beat": ("card", "target?"), "take": ("index?",), "give": ("card",),
-}
-DURAK_WORDS = {
-    "attack": ("card",), "cover": ("card", "target?"), "transfer": ("card",),
-    "bito": (), "take": (), "give": ("card",),
-}
-SIMPLE_WORDS = {  # simple durak (V1): the whole lead at once; an added card is махлёж (V5a)
-    "lead": ("cards",), "cover": ("card", "target?"), "take": (), "give": ("card",), "attack": ("card",),
-}
-USAGE = {
-    "move": "move SEAT", "lay": "lay SEAT", "lead": "lead CARD", "beat": "beat CARD [TARGET]",
-    "take": "take [INDEX]", "give": "give CARD", "attack": "attack CARD", "cover": "cover CARD [TARGET]",
-    "transfer": "transfer CARD", "vote": "vote pidor|clean", "lead_cards": "lead CARD...", "hint": "hint off", "bot": "bot SEAT [SPEC]",
-}
+#: how an action's argument is written, by its type (``Game.ACTIONS``)
+_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]"}
+USAGE = {"vote": "vote pidor|clean", "hint": "hint off", "bot": "bot SEAT [SPEC]"}
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
 
@@ -73,21 +60,19 @@ def _seat(text: str, players: int | None) -> int:
     return seat
 
 
-def _default_target(word: str, code: str, options, view) -> int | None:
-    """``beat CARD`` / ``cover CARD`` without a number: the one honest option with this card,
-    else the top of the pile («пидор») or the only uncovered card (durak)."""
-    targets = {o.get("target") for o in options or () if o.get("type") == word and o.get("card") == code}
-    if len(targets) == 1:
-        return targets.pop()
-    if view:
-        pile = view.get("table") or []
-        if word == "beat" and pile:
-            return len(pile) - 1
-        if word == "cover":
-            open_ = [i for i, pair in enumerate(pile) if pair[1] is None]
-            if len(open_) == 1:
-                return open_[0]
-    return None
+def usage(game: str, kind: str) -> str:
+    """How to type action ``kind`` of ``game``: ``beat CARD [TARGET]``."""
+    return " ".join([kind, *(_ARG[typ].format(name=name.upper()) for name, typ in game_class(game).ACTIONS[kind])])
+
+
+def _default_index(game: str, kind: str, name: str, action: dict, options, view) -> int | None:
+    """An index a person left out (``beat 10♥``): the one honest option that fits what he
+    typed, else what the game's text says (the top of the pile, the only uncovered card)."""
+    fits = {o.get(name) for o in options or () if o.get("type") == kind
+            and all(o.get(k) == v for k, v in action.items() if k != "type")}
+    if len(fits) == 1:
+        return fits.pop()
+    return text_of(game).default_index(kind, name, view)
 
 
 def parse_command(line: str, *, game: str | None, options=(), view: dict | None = None,
@@ -133,37 +118,31 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
         if args or not 1 <= n <= len(options or ()):
             raise CommandError("no_option", n=word)
         return Command("send", {"type": "act", "action": dict(options[n - 1])})
+    kinds = {k for g in GAME_IDS for k in game_class(g).ACTIONS}
     if game is None:
-        if word in PIDOR_WORDS or word in DURAK_WORDS:
-            raise CommandError("no_game")
-        raise CommandError("unknown", word=word)
-    words_of = PIDOR_WORDS if game == "pidor" else SIMPLE_WORDS if game == "simple" else DURAK_WORDS
-    if word not in words_of:
-        if word in PIDOR_WORDS or word in DURAK_WORDS or word in SIMPLE_WORDS:
-            raise CommandError("not_this_game", word=word, game=game)
-        raise CommandError("unknown", word=word)
-    pattern = words_of[word]
-    if pattern == ("cards",):  # one card or more
+        raise CommandError("no_game" if word in kinds else "unknown", word=word)
+    spec_ = game_class(game).ACTIONS.get(word)
+    if spec_ is None:
+        raise CommandError("not_this_game" if word in kinds else "unknown", word=word, game=game)
+    required = [name for name, typ in spec_ if typ != "index"]
+    if any(typ == "cards" for _, typ in spec_):  # one card or more
         if not args:
-            raise CommandError("usage", usage=USAGE["lead_cards"])
+            raise CommandError("usage", usage=usage(game, word))
         return Command("send", {"type": "act", "action": {"type": word, "cards": [_card(t) for t in args]}})
-    required = [p for p in pattern if not p.endswith("?")]
-    if not len(required) <= len(args) <= len(pattern):
-        raise CommandError("usage", usage=USAGE.get(word, word))
+    if not len(required) <= len(args) <= len(spec_):
+        raise CommandError("usage", usage=usage(game, word))
     action: dict = {"type": word}
-    for spec, text in zip(pattern, args):
-        spec = spec.rstrip("?")
-        if spec == "card":
-            action["card"] = _card(text)
-        elif spec == "seat":
-            action["to"] = _seat(text, players)
-        else:  # "target" or "index"
-            action[spec] = _number(text)
-    if word in ("beat", "cover") and "target" not in action:
-        target = _default_target(word, action["card"], options, view)
-        if target is None:
-            raise CommandError("which", usage=USAGE[word])
-        action["target"] = target
-    if word == "take" and game == "pidor" and "index" not in action:
-        action["index"] = 0  # the bottom card: the honest take (P13)
+    for (name, typ), text in zip(spec_, args):
+        if typ == "card":
+            action[name] = _card(text)
+        elif typ == "seat":
+            action[name] = _seat(text, players)
+        else:  # an index: a position on the table
+            action[name] = _number(text)
+    for name, typ in spec_:
+        if typ == "index" and name not in action:
+            value = _default_index(game, word, name, action, options, view)
+            if value is None:
+                raise CommandError("which", usage=usage(game, word))
+            action[name] = value
     return Command("send", {"type": "act", "action": action})

@@ -13,9 +13,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from ..bots.observe import Knowledge
 from ..client import GAME_REQUESTS, Client
+from ..games import GAME_IDS, text_of
 from .commands import CommandError, parse_command
-from .text import action_text, error_text, event_lines, option_command, rule_line, say, view_lines
+from .text import (
+    action_text,
+    error_text,
+    event_lines,
+    option_command,
+    rule_line,
+    say,
+    view_lines,
+)
 from .words import HELP
 
 __all__ = ["CALL_KEYS", "PASS_KEYS", "Session"]
@@ -31,9 +41,6 @@ ENDS = {
     "court": frozenset({"verdict", "undo", "game_over", "game_start"}),
 }
 
-#: the events after which a spectator's board is drawn again (he has no turn that shows it):
-#: a trick or a bout is over, «пидор»'s deal has ended
-REDRAW = frozenset({"trick_closed", "bout_over", "deal_end"})
 
 
 @dataclass
@@ -73,8 +80,10 @@ class Session:
         self._host: int | None = None
         self._hint: dict | None = None  # the latest hint, shown once after its turn
         self._hint_shown: tuple | None = None
-        self._stacks: list[list] = []  # «пидор» deal: the face-up cards of each stack
-        self._held: str | None = None  # «пидор» deal: the drawn card being held
+        # What the seat has seen, played on the engine (the cards an action lands on are
+        # public, yet the wire names only where it goes, PROTOCOL §7); rebuilt at each snapshot.
+        self._known: Knowledge | None = None
+        self._last: tuple[dict, dict | None] | None = None  # the last action event, and the view before it
 
     @property
     def state(self):
@@ -140,7 +149,7 @@ class Session:
             else:
                 self._turn(msg, force=False)
         elif kind == "snapshot":
-            self._track_view(st.view)
+            self._follow_view(st.view)
             ours, self._resyncing = self._resyncing, False
             if self._show_turn and st.turn is not None:
                 self._show_turn = False
@@ -170,8 +179,8 @@ class Session:
         st = self.state
         self.awaiting = False
         t = e.get("type")
-        moved = self._track(e)
-        lines = event_lines(e, st.seat, self.name, self.lang, game=st.game, moved=moved)
+        before = self._follow(e)
+        lines = event_lines(e, st.seat, self.name, self.lang, game=st.game, before=before)
         if t == "call" and self.prompt is not None and self.prompt.kind == "window" and e.get("caller") != st.seat:
             lines.append(say(self.lang, "called_first", caller=self.name(e.get("caller"))))
         if self.prompt is not None and t in ENDS[self.prompt.kind]:
@@ -194,7 +203,7 @@ class Session:
                 self._host_hint(st.info or {})
         elif t in ("game_start", "deal_end"):
             self._shown_view = None
-        if self.watching is not None and t in REDRAW:
+        if self.watching is not None and t in text_of(st.game).REDRAW:
             self._rewatch()
         if st.gap:
             self._resync()
@@ -203,39 +212,39 @@ class Session:
         return None if deadline is None else self.clock() + deadline
 
     def _window_text(self, e: dict) -> str:
-        last = self.state.last_action or {}
-        action = last.get("action") if last.get("seat") == e.get("seat") else None
-        moved = self._held if (action or {}).get("type") == "draw" else self._last_moved
-        return f"{self.name(e.get('seat'))} {action_text(action, self.name, self.lang, moved)}"
+        event, before = self._last if self._last is not None else ({}, None)
+        action = event.get("action") if event.get("seat") == e.get("seat") else None
+        st = self.state
+        return action_text(action, self.name, self.lang, game=st.game, seat=e.get("seat"), me=st.seat,
+                           before=before) if action else self.name(e.get("seat"))
 
-    # «пидор»'s deal: the wire names the target of a move or a lay, not the card (PROTOCOL
-    # §7); it is public, and followed here from the last snapshot so that lines can say it.
+    def _follow_view(self, view: dict | None) -> None:
+        """A fresh view: what the seat knows starts again from it."""
+        st = self.state
+        options = (st.info or {}).get("options")
+        if view is None or not isinstance(options, dict) or st.game not in GAME_IDS:
+            self._known = None
+            return
+        self._known = Knowledge(st.seat, options)
+        self._known.reset(view)
 
-    _last_moved: str | None = None
+    def _public(self) -> dict | None:
+        """The public view as the seat knows it now (``None``: it cannot tell)."""
+        table = None if self._known is None else self._known.belief()
+        return None if table is None or table.game is None else table.view(None)
 
-    def _track_view(self, view: dict | None) -> None:
-        view = view or {}
-        self._stacks = [list(s.get("cards") or []) for s in view.get("stacks") or []]
-        self._held = view.get("held")
-
-    def _track(self, e: dict) -> str | None:
-        t = e.get("type")
-        if t == "draw" and "card" in e:
-            self._held = e["card"]
-        if t != "action":
-            return None
-        action, seat = e.get("action") or {}, e.get("seat")
-        kind, to = action.get("type"), action.get("to")
-        card = None
-        if kind in ("lay", "keep"):
-            card, self._held = self._held, None
-        elif kind == "move" and isinstance(seat, int) and 0 <= seat < len(self._stacks) and self._stacks[seat]:
-            card = self._stacks[seat].pop()
-        target = seat if kind == "keep" else to
-        if card is not None and isinstance(target, int) and 0 <= target < len(self._stacks):
-            self._stacks[target].append(card)
-        self._last_moved = card
-        return card
+    def _follow(self, e: dict) -> dict | None:
+        """Play ``e`` on what the seat knows; the public view just before the action ``e``
+        is, or is about (a call, a court, an undo: the last action)."""
+        before = None
+        if e.get("type") == "action":
+            before = self._public()
+            self._last = (e, before)
+        elif self._last is not None and e.get("type") in ("call", "court", "undo"):
+            before = self._last[1]
+        if self._known is not None:
+            self._known.feed([e])
+        return before
 
     def _view(self, force: bool) -> bool:
         view = self.state.view
@@ -253,9 +262,10 @@ class Session:
             clock = "" if turn.get("deadline") is None else f" ({turn['deadline']:g} s)"
             lines = [say(self.lang, "your_turn", clock=clock)]
             # the command to type, and in Russian what it does (the commands are the same in both)
-            lines += [f"  {i}) {option_command(action)}" + ("" if self.lang == "en" else
-                                                             f" — {action_text(action, self.name, self.lang)}")
-                      for i, action in enumerate(options, 1)]
+            st, public = self.state, self._public()
+            lines += [f"  {i}) {option_command(action)}" + ("" if self.lang == "en" else " — " + action_text(
+                action, self.name, self.lang, game=st.game, seat=st.seat, me=st.seat, before=public))
+                for i, action in enumerate(options, 1)]
             self.out("\n".join(lines if options else lines + [say(self.lang, "no_options")]))  # one block
             self._shown_options = options
         self._offer = (turn.get("seq"), options)

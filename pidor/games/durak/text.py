@@ -1,0 +1,118 @@
+"""How the durak family reads (:class:`pidor.games.text.GameText`): its actions, events and
+board (attacking cards with the cards that cover them)."""
+
+from __future__ import annotations
+
+from ..text import GameText, Say, card, cards
+
+__all__ = ["TEXT"]
+
+
+class DurakText(GameText):
+    WORDS = {
+        "en": {
+            "attack": "{who} attacks with {card}", "attack@me": "you attack with {card}",
+            "lead": "{who} leads {cards}", "lead@me": "you lead {cards}",
+            "cover": "{who} covers {onto} with {card}", "cover@me": "you cover {onto} with {card}",
+            "transfer": "{who} transfers with {card}", "transfer@me": "you transfer with {card}",
+            "bito": "{who}: «бито»", "take": "{who}: «беру»",
+            "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
+            "bout": "bout: {who} attacks {to} (at most {n})", "bout_take": "{to} takes {n} cards from the table",
+            "bout_bito": "«бито»: {n} cards to the discard", "new_defender": "now {to} defends (at most {n})",
+            "bito_timeout": "silence counts as «бито» for {seats}",
+            "drawn": "{who} draws {n} cards: {cards}", "drawn@me": "you draw {n} cards: {cards}",
+            "drawn_count": "{who} draws {n} cards (deck {deck})",
+            "phase_bout": "bout", "phase_pay": "payment", "phase_draw": "drawing", "phase_over": "over",
+            "attack_line": "{who} attacks {to} (at most {n} cards)", "bito_said": "«бито» said: {seats}",
+            "pair": "{attack} ← {cover}", "open_pair": "{attack} ← not covered",
+            "table": "on the table: {pairs}", "table_empty": "the table is empty",
+            "counts": "cards: {counts}", "payments": "to pay: {list}", "pays": "{who} → {to}",
+        },
+        "ru": {
+            "attack": "{who} ходит с {card}", "attack@me": "вы ходите с {card}",
+            "lead": "{who} ходит: {cards}", "lead@me": "вы ходите: {cards}",
+            "cover": "{who} кроет {onto} картой {card}", "cover@me": "вы кроете {onto} картой {card}",
+            "transfer": "{who} переводит картой {card}", "transfer@me": "вы переводите картой {card}",
+            "bito": "{who}: «бито»", "take": "{who}: «беру»",
+            "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
+            "bout": "отбой: {who} ходит под {to} (не больше {n})",
+            "bout_take": "{to} забирает со стола: {n}", "bout_bito": "«бито»: в отбой {n}",
+            "new_defender": "теперь отбивается {to} (не больше {n})",
+            "bito_timeout": "молчание — «бито» за {seats}",
+            "drawn": "{who} добирает {n}: {cards}", "drawn@me": "вы добираете {n}: {cards}",
+            "drawn_count": "{who} добирает {n} (в колоде {deck})",
+            "phase_bout": "отбой", "phase_pay": "расплата", "phase_draw": "добор", "phase_over": "конец",
+            "attack_line": "{who} ходит под {to} (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
+            "pair": "{attack} ← {cover}", "open_pair": "{attack} ← не покрыта",
+            "table": "на столе: {pairs}", "table_empty": "стол пуст",
+            "counts": "карт: {counts}", "payments": "платят: {list}", "pays": "{who} → {to}",
+        },
+    }
+    #: a bout is over
+    REDRAW = frozenset({"bout_over"})
+
+    def action(self, say: Say, seat: int, action: dict, before: dict | None, follow: list[dict] | None) -> str:
+        w, who, kind = self.word, say.who(seat), action.get("type")
+        c = card(action.get("card"))
+        if kind == "cover":
+            table = (before or {}).get("table") or []
+            t = action.get("target")
+            onto = table[t][0] if isinstance(t, int) and 0 <= t < len(table) else None
+            return w(say, "cover", seat, who=who, card=c, onto=card(onto))
+        if kind == "lead":
+            return w(say, "lead", seat, who=who, cards=cards(action.get("cards")))
+        if kind == "give":
+            return w(say, "give" if action.get("card") else "give_hidden", seat, who=who, card=c)
+        if kind in ("attack", "transfer", "bito", "take"):
+            return w(say, kind, seat, who=who, card=c)
+        return super().action(say, seat, action, before, follow)
+
+    def event(self, say: Say, e: dict, said: bool = False) -> str | None:
+        w, kind, seat = self.word, e.get("type"), e.get("seat")
+        if kind == "draw":  # refilling hands (D8): the cards only to the drawer
+            if e.get("cards"):
+                return w(say, "drawn", seat, who=say.who(seat), n=e.get("count"), cards=cards(e["cards"]))
+            return w(say, "drawn_count", seat, who=say.who(seat), n=e.get("count"), deck=e.get("deck"))
+        if kind == "bout":
+            return w(say, "bout", who=say.who(e.get("attacker")), to=say.who(e.get("defender")), n=e.get("limit"))
+        if kind == "bout_over":
+            key = "bout_take" if e.get("outcome") == "take" else "bout_bito"
+            return w(say, key, to=say.who(e.get("defender")), n=e.get("count"))
+        if kind == "transfer":
+            return w(say, "new_defender", to=say.who(e.get("defender")), n=e.get("limit"))
+        if kind == "bito_timeout":
+            return w(say, "bito_timeout", seats=", ".join(say.who(s) for s in e.get("seats", [])) or "—")
+        return None
+
+    def board(self, say: Say, view: dict) -> list[str]:
+        w = self.word
+        lines = [w(say, "attack_line", who=say.who(view.get("attacker")), to=say.who(view.get("defender")),
+                   n=view.get("limit"))]
+        if view.get("bito"):
+            lines.append(w(say, "bito_said", seats=", ".join(say.who(s) for s in view["bito"])))
+        pairs = []
+        for i, (a, b) in enumerate(view.get("table") or []):
+            pair = w(say, "pair", attack=card(a), cover=card(b)) if b else w(say, "open_pair", attack=card(a))
+            pairs.append(f"{i}) {pair}")
+        lines.append(w(say, "table", pairs="   ".join(pairs)) if pairs else w(say, "table_empty"))
+        counts = ", ".join(f"{say.who(s)} {h}" for s, h in enumerate(view.get("hands", [])))
+        lines.append(w(say, "counts", counts=counts))
+        if view.get("payments"):
+            pays = ", ".join(w(say, "pays", who=say.who(p.get("from")), to=say.who(p.get("to")))
+                             for p in view["payments"])
+            lines.append(w(say, "payments", list=pays))
+        return lines
+
+    def turn(self, view: dict) -> list[int]:
+        # the attacker leads, the defender covers, the others may throw in
+        return [s for s in (view.get("attacker"), view.get("defender")) if s is not None]
+
+    def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
+        if kind == "cover":  # the only uncovered card
+            open_ = [i for i, pair in enumerate((view or {}).get("table") or []) if pair[1] is None]
+            if len(open_) == 1:
+                return open_[0]
+        return None
+
+
+TEXT = DurakText()

@@ -1,0 +1,120 @@
+"""How a game reads to people: the base class of every game's ``text.py``.
+
+``pidor play`` (live), ``pidor replay`` and the HTML viewer (from a log) say the same
+things the same way: the sentences of the table's own events (calls, courts, the mark) are
+theirs, and everything a game adds — its actions, its events, its board, its words — comes
+from its folder's ``text.py``, which sets ``TEXT``, an instance of a :class:`GameText`
+subclass. A game with no ``text.py`` reads through the generic fallbacks here: an action
+as its type and cards, an event as its fields, the board as the view's public counts.
+
+Every sentence takes a :class:`Say`, which names seats as its caller wishes (``play``:
+"вы" for the player's own seat; ``replay``: names with seat numbers) in one language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from ..cards import card_text, parse_card
+
+__all__ = ["Say", "GameText", "card", "cards", "SUITS"]
+
+SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
+
+
+def card(value: Any) -> str:
+    """A card code (``Th``) as people write it (``10♥``); a suit letter as its sign; ``None``
+    as ``?``; anything else as it is."""
+    if isinstance(value, str):
+        if value in SUITS:
+            return SUITS[value]
+        if _CODE.match(value):
+            return card_text(parse_card(value))
+    return "?" if value is None else str(value)
+
+
+def cards(values: Any) -> str:
+    return " ".join(card(v) for v in values or []) or "—"
+
+
+class Say:
+    """A language and a way of naming seats (``who(seat)``); ``me`` the seat that reads
+    (``None``: a spectator or an auditor)."""
+
+    __slots__ = ("lang", "who", "me")
+
+    def __init__(self, lang: str, who: Callable[[Any], str], me: int | None = None) -> None:
+        self.lang = "en" if lang == "en" else "ru"
+        self.who = who
+        self.me = me
+
+
+class GameText:
+    """A game's sentences. ``WORDS[lang][key]`` are ``str.format`` templates; a key may
+    have a form for the reader's own seat, ``key + "@me"`` (Russian "вы" takes plural
+    verbs: ``вы кроете``, not ``вы кроет``), used when the sentence's subject is ``me``."""
+
+    WORDS: ClassVar[dict[str, dict[str, str]]] = {"en": {}, "ru": {}}
+    #: Events after which a spectator's board is drawn again (a trick, a bout is over).
+    REDRAW: ClassVar[frozenset[str]] = frozenset()
+
+    def word(self, say: Say, key: str, subject: Any = None, **fields: Any) -> str:
+        """The template ``key`` in the reader's language (English if it has none), filled
+        in; the ``@me`` form when ``subject`` is the reader's seat."""
+        words = self.WORDS.get(say.lang) or {}
+        template = None
+        if subject is not None and subject == say.me:
+            template = words.get(key + "@me")
+        if template is None:
+            template = words.get(key) or self.WORDS["en"].get(key)
+        if template is None:
+            return key
+        return template.format(**fields)
+
+    # --- what happened --------------------------------------------------------------
+
+    def action(self, say: Say, seat: int, action: dict, before: dict | None, follow: list[dict] | None) -> str:
+        """One action in a sentence. ``before``: the public view just before it (the cards
+        it lands on), or ``None``; ``follow``: the events it caused when the caller has them
+        (a replay), ``None`` when they are still to come (live play)."""
+        kind = action.get("type")
+        parts = [say.who(seat), str(kind)]
+        if action.get("card"):
+            parts.append(card(action["card"]))
+        if action.get("cards"):
+            parts.append(cards(action["cards"]))
+        return " ".join(parts)
+
+    def event(self, say: Say, e: dict, said: bool = False) -> str | None:
+        """A sentence for one of the game's own events; ``""``: nothing worth a line;
+        ``None``: not the game's (the caller's generic line). ``said``: the event follows
+        an action whose sentence already told it (a replay's)."""
+        return None
+
+    # --- the board --------------------------------------------------------------------
+
+    def board(self, say: Say, view: dict) -> list[str]:
+        """The game's part of the board (under the caller's head line: game, trump, deck,
+        mark, whose turn): by default each seat's card count."""
+        hands = view.get("hands")
+        if not isinstance(hands, list):
+            return []
+        return [", ".join(f"{say.who(s)} {n}" for s, n in enumerate(hands))]
+
+    def turn(self, view: dict) -> list[int]:
+        """The seats the board names as acting."""
+        return list(view.get("to_act") or [])
+
+    # --- typing actions (``pidor play``) --------------------------------------------------
+
+    def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
+        """The value of an action's index argument ``name`` a person left out (``beat 10♥``:
+        the top of the pile), or ``None`` to ask."""
+        return None
+
+
+#: The text of a game without a ``text.py`` of its own.
+GENERIC = GameText()
