@@ -159,7 +159,9 @@ def test_replay_and_export_of_a_log_that_breaks_off(tmp_path, game_logs):
     assert r.returncode == 1 and r.stderr.endswith(f"exported the {records_} whole records before it\n"), r.stderr
     assert (d / "out.jsonl").read_bytes().count(b"\n") == records_
     r = pidor("replay", "f-big.plog", cwd=d)
-    assert r.returncode == 2 and "larger than the 4 MiB a log is read whole" in r.stderr  # replay keeps the game
+    assert r.returncode == 2 and r.stderr == (  # replay keeps the whole game
+        "Error: f-big.plog: 120 MiB: more than the 4 MiB of a log read whole (a game's log is well under 1 MiB; "
+        "pidor verify and export read a log of any size)\n")
     r = pidor("export", "e-line.jsonl", cwd=d)
     assert r.returncode == 1 and f"line 1 is longer than {MAX_RECORD:,} bytes" in r.stderr and r.stdout == ""
 

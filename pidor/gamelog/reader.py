@@ -113,8 +113,8 @@ def read_log(source: str | os.PathLike | bytes, *, shared: bool = False) -> LogF
     f, size = open_log(source)
     with f:
         if size > READ_WHOLE:
-            raise Refused(f"{size / 2**20:.0f} MiB, larger than the {READ_WHOLE >> 20} MiB a log is read whole "
-                          "(a game's log is well under 1 MiB)")
+            raise Refused(f"{size / 2**20:.0f} MiB: more than the {READ_WHOLE >> 20} MiB of a log read whole (a "
+                          "game's log is well under 1 MiB; pidor verify and export read a log of any size)")
         return read_whole(f, shared=shared, size=size)
 
 
