@@ -388,6 +388,8 @@ def test_cli_exit_status_and_json(tmp_path, logs, sample):
     assert r.exit_code == 2
     assert [line.split(":")[0] for line in r.output.splitlines()[:-1]] == [str(bad), str(cut), str(junk)]
     assert r.output.splitlines()[-1] == "2 verified, 2 failed (1 of them unfinished), 1 unusable"
+    r = runner.invoke(verify_cmd, [str(good), "-q"])
+    assert (r.exit_code, r.output) == (0, "1 verified, 0 failed, 0 unusable\n")
 
     r = runner.invoke(verify_cmd, [str(good), str(bad), "--json"])
     assert r.exit_code == 1

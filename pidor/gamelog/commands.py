@@ -152,8 +152,8 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
     """Verify game logs: the hash chain, the deal against its commitment, and every
     recorded consequence, by re-running each action through the engine. A directory
     stands for every *.plog and *.jsonl file under it (a server's DATA/logs, a match's
-    --logs), in natural order. One line per log, then, for several, the total: "N verified,
-    M failed, K unusable".
+    --logs), in natural order. One line per log, then, for several (or with -q), the total:
+    "N verified, M failed, K unusable".
 
     A log is read in bounded memory whatever its size (a record may be 1 MiB at most). Only
     regular files are read: a FIFO, a device or a socket is unusable, and the other logs go
@@ -189,7 +189,7 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
         for r in reports:
             if not (quiet and r.ok):
                 click.echo(_report_line(r), err=not r.ok)
-        if len(reports) > 1:
+        if len(reports) > 1 or quiet:
             click.echo(_total_line(reports))
     if any(r.status == "unusable" for r in reports):
         sys.exit(2)
