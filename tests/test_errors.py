@@ -31,6 +31,11 @@ def one_error_line(result) -> str:
     (["match", "--seat", "human", "--games", "1"], "unknown entrant 'human'"),
     (["play", "--bot", "builtin:random:cheat=2"], "cheat must be a decimal number in [0, 1]"),
     (["play", "--call-window", "-1"], "--call-window"),
+    # the protocol's rule for a name, checked before connecting (issue 21, item 9)
+    (["play", "--name", ""], "a name is 1..32 printable characters, not ''"),
+    (["play", "--name", " \t "], "--name"),
+    (["play", "--name", "x" * 33], "--name"),
+    (["play", "--name", "a\x1bb"], "--name"),
 ])
 def test_usage_errors_exit_2(args, says):
     result = run(*args)

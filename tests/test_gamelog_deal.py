@@ -12,6 +12,7 @@ import msgpack
 import pytest
 
 from pidor.cards import card_code, deck as full_deck, parse_cards
+from pidor.games import GAME_IDS
 from pidor.engine.seeds import Rng, shuffled
 from pidor.engine.table import Table
 from pidor.gamelog.deal import check_reveal, commitment, deal_key, deal_message
@@ -97,6 +98,29 @@ def test_T10_worked_example_bottle_and_the_engines_deal(example):
     assert sorted(t.view(0)["hand"]) == sorted(deck[0:24:4]) == sorted("Jh 8d Jc Js Qs 8h".split())
     assert t.view(None)["trump_card"] == deck[-1] == "Ad"
     assert t.to_act() == [first]
+    # simple durak (V1): a hand of five
+    t = Table({"game": "simple", "players": 4, "deck": 36})
+    t.start(seed=key)
+    assert sorted(t.view(0)["hand"]) == sorted(deck[0:20:4]) == sorted("Jh 8d Jc Js Qs".split())
+    assert t.view(None)["trump_card"] == "Ad"
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
+    """LOGS.md section 3, step 5: seat s (of n) gets cards s, n + s, …, (k − 1)n + s of the
+    shuffled deck, the rest is the deck, top first; a trump card is the deck's last."""
+    key, deck = hexbytes(example["key"]), example["deck"].split()
+    n = 4
+    t = Table({"game": game, "players": n, "deck": 36})
+    t.start(seed=key)
+    zones = {name: [card_code(c) for c in cards] for name, cards in t.game.zones().items()}
+    k = (36 - len(zones["deck"])) // n
+    assert k * n + len(zones["deck"]) == 36 and k >= 3
+    assert zones["deck"] == deck[k * n:]
+    for s in range(n):
+        dealt = sorted(c for name, cards in zones.items() if name.endswith(f".{s}") for c in cards)
+        assert dealt == sorted(deck[s:k * n:n]), s
+    assert t.view(None).get("trump_card", deck[-1]) == deck[-1]
 
 
 def test_T10_chain_example_in_the_doc():

@@ -378,7 +378,18 @@ def test_cli_exit_status_and_json(tmp_path, logs, sample):
 
     r = runner.invoke(verify_cmd, [str(good), str(jsonl)])
     assert r.exit_code == 0, r.output
-    assert r.output.count("verified") == 2
+    assert r.output.count(": verified") == 2
+    assert r.output.endswith("\n2 verified, 0 failed, 0 unusable\n")
+    r = runner.invoke(verify_cmd, [str(good)])
+    assert r.exit_code == 0 and r.output.count("\n") == 1  # one log: its line, no total
+
+    # -q: only what does not verify, then the total
+    r = runner.invoke(verify_cmd, [str(good), str(bad), str(cut), str(jsonl), str(junk), "-q"])
+    assert r.exit_code == 2
+    assert [line.split(":")[0] for line in r.output.splitlines()[:-1]] == [str(bad), str(cut), str(junk)]
+    assert r.output.splitlines()[-1] == "2 verified, 2 failed (1 of them unfinished), 1 unusable"
+    r = runner.invoke(verify_cmd, [str(good), "-q"])
+    assert (r.exit_code, r.output) == (0, "1 verified, 0 failed, 0 unusable\n")
 
     r = runner.invoke(verify_cmd, [str(good), str(bad), "--json"])
     assert r.exit_code == 1

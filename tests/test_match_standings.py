@@ -190,3 +190,14 @@ def test_an_external_match_with_a_forfeit_reads_back_from_its_logs(tmp_path):
     assert result.records == rebuilt  # index, deal and seating from the header's extra.match
     out = standings_json(str(tmp_path / "logs"))
     assert {e["name"]: e["forfeits"] for e in out["entrants"]} == {"crash": 2, "builtin:random": 0}
+
+
+def test_a_directory_without_logs_or_results_is_an_error_as_in_verify(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = standings(str(empty), code=2)
+    assert r.output == f"Error: {empty}: no game log or results file in it\n"
+    (tmp_path / "stderr").mkdir()
+    (tmp_path / "stderr" / "bot.stderr").write_text("Traceback (most recent call last):\n", encoding="utf-8")
+    r = standings(str(tmp_path / "stderr"), code=2)
+    assert "no game log or results file in it" in r.output

@@ -195,6 +195,19 @@ async def test_pidor_play_command_end_to_end():
         assert out.rstrip().endswith("bye")
 
 
+async def test_a_failed_join_or_watch_prints_no_token():
+    """The token is for coming back to a seat or a table: a join or a watch that fails gives
+    no token to keep (issue 21, item 9)."""
+    async with serve(seeds="clients-cli") as (_server, port):
+        for args in (["--table", "99"], ["--watch", "99"]):
+            result = await in_thread(CliRunner().invoke, play, ["--port", str(port), "--lang", "en", *args], input="")
+            assert result.exit_code == 1 and "Error: " in result.output, result.output
+            assert "token" not in result.output, (args, result.output)
+        result = await in_thread(CliRunner().invoke, play, ["--port", str(port), "--lang", "en", "--players", "2"],
+                                 input="quit\n")
+        assert result.exit_code == 0 and "your token (use --token to come back): " in result.output
+
+
 def test_pidor_play_says_clearly_when_no_server_listens():
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from .reader import read_log, sniff
-from .verify import Report, verify as verify_log, verify_data
+from .reader import open_log, read_log, records, unreadable
+from .verify import Report, verify as verify_log, verify_file
 
 if TYPE_CHECKING:
     from .replay import Replay
@@ -21,11 +21,18 @@ if TYPE_CHECKING:
 __all__ = ["replay", "verify", "export"]
 
 
+class _Unusable(click.ClickException):
+    """A log that cannot be read or is no log: one line, exit status 2."""
+
+    exit_code = 2
+
+
 def _read(path: str):
+    """The whole log at ``path`` (:func:`~pidor.gamelog.reader.read_log`)."""
     try:
         return read_log(path)
     except OSError as e:
-        raise click.ClickException(f"cannot read {path}: {e.strerror or e}") from None
+        raise _Unusable(f"{path}: {unreadable(e)}") from None
 
 
 def _broken(path: str, data, replay: Replay | None = None) -> str | None:
@@ -65,14 +72,15 @@ def replay(log: str, seat: int | None, step: bool, verbose: bool, html_out: str 
 
     Exit status: 0 for a whole log; 1 for a broken one (cut short, a broken hash chain,
     or one that does not replay as recorded): the problem is printed on stderr first,
-    then as much of the game as can be shown; 2 for a usage error.
+    then as much of the game as can be shown; 2 for a usage error, or a file that is not
+    a log, cannot be read, or is larger than a game's log may be to replay (4 MiB: pidor
+    verify and export read any size).
     """
     from .replay import Replay, step_through
 
     data = _read(log)
     if data.header is None:
-        raise click.ClickException(f"{log}: not a game log"
-                                   + (f" ({data.problem.reason})" if data.problem else ""))
+        raise _Unusable(f"{log}: not a game log" + (f" ({data.problem.reason})" if data.problem else ""))
     players = (data.header.get("options") or {}).get("players", 0)
     if seat is not None and not 0 <= seat < players:
         raise click.BadParameter(f"seat must be 0..{players - 1}", param_hint="--seat")
@@ -113,15 +121,19 @@ def _report_line(r: Report) -> str:
 
 
 def _verify_path(path: str, allow_explicit: bool) -> Report:
-    """The report on one log file (a worker's job with ``--jobs``)."""
+    """The report on one log file (a worker's job with ``--jobs``): never raises, so that
+    one file cannot stop the others."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError as e:
-        return Report(path=path, status="unusable", reason=f"cannot read: {e.strerror or e}", chained=False)
-    if sniff(raw) is None:
-        return Report(path=path, status="unusable", chained=False,
-                      reason="not a game log (neither a msgpack log nor JSON Lines)")
-    return verify_data(raw, path, allow_explicit=allow_explicit)
+        return verify_file(path, allow_explicit=allow_explicit)
+    except Exception as e:  # noqa: BLE001 - a bug of ours on a hostile file: that file's report
+        return Report(path=path, status="failed", chained=False, reason=f"the verifier failed on this file: {e!r}")
+
+
+def _total_line(reports: list[Report]) -> str:
+    count = Counter(r.status for r in reports)
+    failed = count["failed"] + count["unfinished"]
+    unfinished = f" ({count['unfinished']} of them unfinished)" if count["unfinished"] else ""
+    return f"{count['verified']} verified, {failed} failed{unfinished}, {count['unusable']} unusable"
 
 
 #: What a directory given to ``verify`` is searched for: the two forms of a game log.
@@ -135,11 +147,17 @@ LOG_SUFFIXES = (".plog", ".jsonl")
               help="Accept logs whose deal is an explicit deck (hand-written tests) instead of a committed one.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes verifying logs at once (one per core); the reports come in the order given.")
-def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print only the logs that do not verify, and the total.")
+def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int, quiet: bool) -> None:
     """Verify game logs: the hash chain, the deal against its commitment, and every
     recorded consequence, by re-running each action through the engine. A directory
     stands for every *.plog and *.jsonl file under it (a server's DATA/logs, a match's
-    --logs), in natural order.
+    --logs), in natural order. One line per log, then, for several (or with -q), the total:
+    "N verified, M failed, K unusable".
+
+    A log is read in bounded memory whatever its size (a record may be 1 MiB at most). Only
+    regular files are read: a FIFO, a device or a socket is unusable, and the other logs go
+    on.
 
     Exit status: 0 when every log verifies; 1 when one fails (its first bad record and
     why are printed), or is unfinished; 2 for unusable input (a file that cannot be read
@@ -169,7 +187,10 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
                               ensure_ascii=False))
     else:
         for r in reports:
-            click.echo(_report_line(r), err=not r.ok)
+            if not (quiet and r.ok):
+                click.echo(_report_line(r), err=not r.ok)
+        if len(reports) > 1 or quiet:
+            click.echo(_total_line(reports))
     if any(r.status == "unusable" for r in reports):
         sys.exit(2)
     if not all(r.ok for r in reports):
@@ -185,21 +206,37 @@ def export(log: str, fmt: str, output: str) -> None:
     """Export a game log as JSON Lines (protocol/LOGS.md): one record per line, each with
     its chain value "h". verify and replay read this form too.
 
-    Exit status: 0; 1 for a broken log (cut short or a broken hash chain): the problem is
-    printed on stderr first and the whole records before it are exported."""
-    from .jsonl import export_jsonl
+    The log is read record by record, in bounded memory whatever its size.
 
-    data = _read(log)
+    Exit status: 0; 1 for a broken log (cut short or a broken hash chain): the whole
+    records before the problem are exported, then the problem is printed on stderr; 2 for
+    a file that is not a log or cannot be read."""
+    from .format import LogFile
+    from .jsonl import record_line
+
+    try:
+        f, size = open_log(log)
+    except OSError as e:
+        raise _Unusable(f"{log}: {unreadable(e)}") from None
+    data, count = LogFile(), 0
+    with f:
+        try:
+            with click.open_file(output, "w", encoding="utf-8") as out:
+                for body, h in _reading(log, records(f, data, size=size)):
+                    out.write(record_line(body, h) + "\n")
+                    count += 1
+        except OSError as e:
+            raise click.ClickException(f"cannot write {output}: {e.strerror or e}; give -o a file in a directory "
+                                       "that exists and you may write") from None
     problem = _broken(log, data)
     if problem is not None:
-        click.echo(f"{log}: broken log: {problem}; exporting the {len(data.records)} whole records before it",
-                   err=True)
-    text = export_jsonl(data)
-    try:
-        with click.open_file(output, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise click.ClickException(f"cannot write {output}: {e.strerror or e}; give -o a file in a directory "
-                                   "that exists and you may write") from None
-    if problem is not None:
+        click.echo(f"{log}: broken log: {problem}; exported the {count} whole records before it", err=True)
         sys.exit(1)
+
+
+def _reading(path: str, stream):
+    """``stream``, its read errors made :class:`_Unusable` (not taken for write errors)."""
+    try:
+        yield from stream
+    except OSError as e:
+        raise _Unusable(f"{path}: {unreadable(e)}") from None

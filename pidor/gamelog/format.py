@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import os
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -42,7 +44,11 @@ __all__ = [
     "chain",
     "frame",
     "read_msgpack",
+    "msgpack_records",
     "structure_problem",
+    "MAX_RECORD",
+    "CHUNK",
+    "BUFFER",
 ]
 
 FORMAT = "pidor-log"
@@ -54,6 +60,15 @@ ZERO = bytes(32)
 #: Record kinds that carry one input to the table (what ``verify`` re-runs).
 INPUT_KINDS = ("start", "act", "call", "pass", "vote", "abstain", "tick")
 _KINDS = ("header", *INPUT_KINDS, "end")
+#: The longest record a reader takes: its body in the binary form, its line in the JSON Lines
+#: form (a game's records are a few KB). A longer one is corrupt, so a reader holds at most
+#: one such record and one chunk of the file, whatever the file.
+MAX_RECORD = 1 << 20
+#: Bytes read from a log file at a time.
+CHUNK = 1 << 18
+_FRAMING = 40  # the bytes around a body in a binary record: array, bin headers, the hash
+#: The most of a log file a reader holds at a time.
+BUFFER = MAX_RECORD + _FRAMING + CHUNK
 
 
 class LogError(Exception):
@@ -234,15 +249,25 @@ class LogFile:
     def header(self) -> dict | None:
         return self.records[0] if self.records and self.records[0].get("kind") == "header" else None
 
+    def keep(self, stream: Iterable[tuple[Any, bytes]]) -> "LogFile":
+        """This log with every record of ``stream`` (a reader reporting to this log, such as
+        :func:`msgpack_records`) kept."""
+        records, hashes = self.records, self.hashes
+        for body, h in stream:
+            records.append(body)
+            hashes.append(h)
+        return self
+
     @property
     def footer(self) -> dict | None:
         return self.records[-1] if len(self.records) > 1 and self.records[-1].get("kind") == "end" else None
 
 
-def structure_problem(records: list[dict], index: int, body: Any) -> str | None:
-    """Why a decoded body cannot be record ``index`` of a log after ``records`` (``None``: it
-    can): the one structural check both forms (binary and JSON Lines) make on each record."""
-    if records and records[-1].get("kind") == "end":
+def structure_problem(ended: bool, index: int, body: Any) -> str | None:
+    """Why a decoded body cannot be record ``index`` of a log (``ended``: after its footer;
+    ``None``: it can): the one structural check both forms (binary and JSON Lines) make on
+    each record."""
+    if ended:
         return "a record after the footer"
     if type(body) is not dict or not isinstance(body.get("kind"), str):
         return "not a log record (a map with a 'kind')"
@@ -272,65 +297,87 @@ def gc_paused():
 
 
 def read_msgpack(data: bytes, *, shared: bool = False) -> LogFile:
-    """Read a binary log. Never raises on bad content: the result's ``problem`` says
-    what is wrong and where; the records before it are returned.
+    """Read a binary log from its bytes (see :func:`msgpack_records`)."""
+    log = LogFile()
+    with gc_paused():
+        return log.keep(msgpack_records(io.BytesIO(data), log, shared=shared))
+
+
+def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False,
+                    size: int | None = None) -> Iterator[tuple[Any, bytes]]:
+    """The whole records of a binary log, read from ``f`` (at most ``size`` bytes), as
+    ``(body, h)`` in order: each framed, chained and in its place. Never raises on bad
+    content: at the first problem, or at the end, it sets ``log.problem`` and stops. It
+    reads :data:`CHUNK` bytes at a time and never holds more than :data:`BUFFER` of the
+    file: a record longer than :data:`MAX_RECORD` is corrupt.
 
     ``shared=True``, for a reader that changes no record (``verify``): records packed alike
     decode once and share one object. A log of ``pidor match``, whose clock stands still,
-    repeats about half of its records (a third with cheating, calling bots)."""
-    with gc_paused():
-        return _read_msgpack(data, shared)
-
-
-def _read_msgpack(data: bytes, shared: bool) -> LogFile:
-    log = LogFile()
-    records, hashes = log.records, log.hashes
-    unpacker = msgpack.Unpacker()  # msgpack's defaults: raw=False, strict_map_key=True
-    unpacker.feed(data)
+    repeats about half of its records (a third with cheating, calling bots). The objects
+    are kept for the whole log: only for a log read whole (:data:`~pidor.gamelog.reader.READ_WHOLE`)."""
+    # msgpack's defaults (raw=False, strict_map_key=True); its buffer holds at most BUFFER bytes
+    unpacker = msgpack.Unpacker(max_buffer_size=BUFFER)
     unpackb, sha256, middle = msgpack.unpackb, hashlib.sha256, INPUT_KINDS
     decoded: dict[bytes, Any] | None = {} if shared else None
     head = ZERO
+    index = 0
+    fed = 0  # bytes read from f
     end = 0  # where the last whole record ends (tell() is not reliable after a cut record)
     ended = False  # the footer was read
-    try:
-        for index, item in enumerate(unpacker):
-            if (type(item) is not list or len(item) != 2 or type(item[0]) is not bytes
-                    or type(item[1]) is not bytes):
-                log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
-                return log
-            body_bytes, h = item
-            head = sha256(head + body_bytes).digest()
-            if h != head:
-                log.problem = Problem("corrupt", index, f"hash chain broken at record {index}: "
-                                                        f"recorded {h.hex()[:16]}…, computed {head.hex()[:16]}…")
-                return log
-            body = None if decoded is None else decoded.get(body_bytes)
-            if body is None:
-                try:
-                    body = unpackb(body_bytes)
-                except Exception as e:  # noqa: BLE001 - any decoding error is corruption
-                    log.problem = Problem("corrupt", index, f"record {index} does not decode: {e}")
-                    return log
-                if decoded is not None:
-                    decoded[body_bytes] = body
-            # The common case first: an input record in the middle of the log.
-            if ended or not index or type(body) is not dict or body.get("kind") not in middle:
-                why = structure_problem(records, index, body)
-                if why:
-                    log.problem = Problem("corrupt", index, f"record {index}: {why}")
-                    return log
-                ended = body["kind"] == "end"
-            records.append(body)
-            hashes.append(h)
-            end = unpacker.tell()
-    except Exception as e:  # noqa: BLE001 - undecodable framing
-        index = len(records)
-        log.problem = Problem("corrupt", index, f"undecodable bytes in record {index}: {e}")
-        return log
-    index = len(records)
-    rest = len(data) - end
+    while True:
+        chunk = f.read(CHUNK if size is None else min(CHUNK, size - fed))
+        if not chunk:
+            break
+        unpacker.feed(chunk)
+        fed += len(chunk)
+        try:
+            for item in unpacker:
+                if (type(item) is not list or len(item) != 2 or type(item[0]) is not bytes
+                        or type(item[1]) is not bytes):
+                    log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
+                    return
+                body_bytes, h = item
+                if len(body_bytes) > MAX_RECORD:
+                    log.problem = _too_long(index)
+                    return
+                head = sha256(head + body_bytes).digest()
+                if h != head:
+                    log.problem = Problem("corrupt", index, f"hash chain broken at record {index}: recorded "
+                                                            f"{h.hex()[:16]}…, computed {head.hex()[:16]}…")
+                    return
+                body = None if decoded is None else decoded.get(body_bytes)
+                if body is None:
+                    try:
+                        body = unpackb(body_bytes)
+                    except Exception as e:  # noqa: BLE001 - any decoding error is corruption
+                        log.problem = Problem("corrupt", index,
+                                              f"record {index} does not decode: {e or type(e).__name__}")
+                        return
+                    if decoded is not None:
+                        decoded[body_bytes] = body
+                # The common case first: an input record in the middle of the log.
+                if ended or not index or type(body) is not dict or body.get("kind") not in middle:
+                    why = structure_problem(ended, index, body)
+                    if why:
+                        log.problem = Problem("corrupt", index, f"record {index}: {why}")
+                        return
+                    ended = body["kind"] == "end"
+                end = unpacker.tell()
+                yield body, h
+                index += 1
+        except Exception as e:  # noqa: BLE001 - undecodable framing
+            log.problem = Problem("corrupt", index, f"undecodable bytes in record {index}: {e or type(e).__name__}")
+            return
+        if fed - end > MAX_RECORD + _FRAMING:
+            log.problem = _too_long(index)
+            return
+    rest = fed - end
     if rest:
         log.problem = Problem("unfinished", index, f"the log ends inside record {index} ({rest} bytes of it)")
     elif not ended:
         log.problem = Problem("unfinished", index, f"no footer after {index} whole records")
-    return log
+
+
+def _too_long(index: int) -> Problem:
+    return Problem("corrupt", index, f"record {index} is longer than {MAX_RECORD:,} bytes, the most a record "
+                                     "may be (a game's records are a few KB)")

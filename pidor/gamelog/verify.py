@@ -15,17 +15,19 @@ consequence, by re-running each input through a fresh table of the engine.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from typing import BinaryIO
 
 from ..cards import parse_card
 from ..engine.game import ActionError
 from ..games import GAME_IDS, engine_class
 from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
-from .format import FORMAT, READS, LogFile, gc_paused, plain
-from .reader import read_log
+from .format import FORMAT, READS, LogFile, Problem, gc_paused, plain
+from .reader import READ_WHOLE, open_log, read_log, read_whole, records, unreadable
 
-__all__ = ["Report", "verify", "verify_data", "Rerun"]
+__all__ = ["Report", "Outline", "verify", "verify_data", "verify_file", "Rerun"]
 
 
 @dataclass
@@ -202,11 +204,52 @@ def _short(x, limit: int = 240) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-def _check_log(log: LogFile, report: Report, allow_explicit: bool) -> None:
+@dataclass
+class Outline:
+    """What verify needs of a log besides its input records, which it reads one by one."""
+
+    header: dict | None
+    footer: dict | None
+    count: int  # whole records
+    problem: Problem | None
+    chained: bool
+    second: str | None = None  # the kind of record 1 (the deal)
+    head: bytes | None = None  # the chain value of the record before the footer
+    last: bytes | None = None  # the chain value of the last record
+
+    @classmethod
+    def of(cls, log: LogFile) -> "Outline":
+        """The outline of a log read whole."""
+        records, hashes = log.records, log.hashes
+        many = len(records) > 1
+        return cls(log.header, log.footer, len(records), log.problem, log.chained,
+                   records[1]["kind"] if many else None, hashes[-2] if many else None, hashes[-1] if hashes else None)
+
+    @classmethod
+    def scan(cls, stream: Iterator[tuple[dict, bytes]], log: LogFile) -> "Outline":
+        """The outline of a log read from ``stream`` (see :func:`~pidor.gamelog.reader.records`),
+        keeping no record but the first two and the last."""
+        header = second = body = head = last = None
+        count = 0
+        for body, h in stream:
+            if count == 0:
+                header = body
+            elif count == 1:
+                second = body["kind"]
+            head, last = last, h
+            count += 1
+        footer = body if count > 1 and body["kind"] == "end" else None
+        return cls(header, footer, count, log.problem, log.chained, second, head, last)
+
+
+def _check_log(log: Outline, inputs: Callable[[], Iterable[dict]], report: Report, allow_explicit: bool,
+               visit: Callable[[dict], object] | None) -> None:
+    """Check a log from its outline and its input records (``inputs()``: records 1 to the
+    one before the footer, read when the footer reveals the deal)."""
     header = log.header
     if header is None:
         if log.problem is not None:
-            if log.problem.kind == "unfinished" and not log.records:
+            if log.problem.kind == "unfinished" and not log.count:
                 report.status, report.record, report.reason = "unfinished", 0, log.problem.reason
                 return
             raise Mismatch(log.problem.index, log.problem.reason)
@@ -221,29 +264,31 @@ def _check_log(log: LogFile, report: Report, allow_explicit: bool) -> None:
     if report.deal == "explicit" and not allow_explicit:
         raise Mismatch(0, "the deal is an explicit deck, not a committed one: not provably fair "
                           "(verify --allow-explicit accepts it)")
-    footer = log.footer
-    if footer is not None:
-        footer = dict(footer, _index=len(log.records) - 1)
-    records = log.records[1:-1] if footer is not None else log.records[1:]
-    if records and records[0]["kind"] != "start":
+    footer = None if log.footer is None else dict(log.footer, _index=log.count - 1)
+    if log.second not in (None, "start", "end"):  # ("end": a header and its footer, no deal)
         raise Mismatch(1, "the record after the header must be the deal (start)")
     # Without the footer's reveal the deal cannot be checked, so nothing is re-run; with it
     # every whole record is, even in a log with a problem: the first bad one wins.
-    if records and footer is not None:
-        _rerun(rerun, records, rerun.start_args(footer))
+    if footer is not None and log.count > 2:
+        if visit is not None:
+            visit(header)
+        _rerun(rerun, inputs(), rerun.start_args(footer), visit)
     if log.problem is not None:
         if log.problem.kind == "unfinished":
             report.status, report.record, report.reason = "unfinished", log.problem.index, log.problem.reason
             return
         raise Mismatch(log.problem.index, log.problem.reason)
-    if len(log.records) < 2 or footer is None:
-        raise Mismatch(len(log.records), "no deal and no footer")
+    if log.count < 2 or footer is None:
+        raise Mismatch(log.count, "no deal and no footer")
     _check_footer(log, footer, rerun, report)
+    if visit is not None:
+        visit(log.footer)
 
 
-def _rerun(rerun: Rerun, records: list[dict], start_args: dict) -> None:
-    """Re-run the input records (``records[0]`` is the deal, record 1 of the log) and
-    compare the events the engine produces with the recorded ones."""
+def _rerun(rerun: Rerun, records: Iterable[dict], start_args: dict, visit: Callable[[dict], object] | None) -> None:
+    """Re-run the input records (the first is the deal, record 1 of the log) and compare
+    the events the engine produces with the recorded ones; ``visit`` sees each record that
+    checks."""
     for index, rec in enumerate(records, start=1):
         try:
             produced = rerun.run(index, rec, start_args)
@@ -258,9 +303,11 @@ def _rerun(rerun: Rerun, records: list[dict], start_args: dict) -> None:
             produced = plain(produced)
             if produced != recorded:
                 raise Mismatch(index, f"{rec['kind']}: {_first_difference(produced, recorded)}")
+        if visit is not None:
+            visit(rec)
 
 
-def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> None:
+def _check_footer(log: Outline, footer: dict, rerun: Rerun, report: Report) -> None:
     index = footer["_index"]
     t = rerun.table
     status = footer.get("status")
@@ -283,33 +330,88 @@ def _check_footer(log: LogFile, footer: dict, rerun: Rerun, report: Report) -> N
         raise Mismatch(index, f"unknown footer status {status!r}")
     if footer.get("mark") != t.mark:
         raise Mismatch(index, f"the footer gives the mark to {footer.get('mark')!r}, the game to {t.mark!r}")
-    if footer.get("records") != len(log.records):
-        raise Mismatch(index, f"the footer counts {footer.get('records')!r} records, the log has {len(log.records)}")
-    if log.chained and footer.get("head") != log.hashes[index - 1].hex():
+    if footer.get("records") != log.count:
+        raise Mismatch(index, f"the footer counts {footer.get('records')!r} records, the log has {log.count}")
+    if log.chained and footer.get("head") != log.head.hex():
         raise Mismatch(index, "the footer's chain head is not the chain value of the record before it")
     report.result = footer.get("result")
 
 
-def verify(log: LogFile, path: str = "", *, allow_explicit: bool = False) -> Report:
-    """Check one log (already read, see :func:`~pidor.gamelog.reader.read_log`)."""
-    report = Report(path=path, status="verified", records=len(log.records), chained=log.chained)
+def verify(log: LogFile, path: str = "", *, allow_explicit: bool = False,
+           visit: Callable[[dict], object] | None = None) -> Report:
+    """Check one log (already read, see :func:`~pidor.gamelog.reader.read_log`). ``visit``,
+    when given, is called with each record the check has passed, in order, the header first
+    and the footer last (all of them when the log verifies)."""
+    return _verify(Outline.of(log), lambda: log.records[1:-1], path, allow_explicit, visit)
+
+
+def _verify(log: Outline, inputs: Callable[[], Iterable[dict]], path: str, allow_explicit: bool,
+            visit: Callable[[dict], object] | None) -> Report:
+    report = Report(path=path, status="verified", records=log.count, chained=log.chained)
     if not log.chained:
         report.notes.append("unchained: a hand-written log without 'h' (the chain is not checked)")
     try:
-        _check_log(log, report, allow_explicit)
+        _check_log(log, inputs, report, allow_explicit, visit)
     except Mismatch as e:
         report.status, report.record, report.reason = "failed", e.index, e.reason
     except Unusable as e:
         report.status, report.reason = "unusable", str(e)
+    except OSError:  # the file could not be read a second time (verify_file)
+        raise
     except Exception as e:  # noqa: BLE001 - an engine crash on a crafted log is a failure, not ours
         report.status, report.reason = "failed", f"the engine could not re-run the log: {e!r}"
     return report
 
 
 def verify_data(data: bytes, path: str = "", *, allow_explicit: bool = False) -> Report:
-    """Read and check one log from its bytes (either form), as ``pidor verify`` does.
+    """Read and check one log from its bytes (either form), as :func:`verify_file` does.
     The garbage collector is paused meanwhile (:func:`~pidor.gamelog.format.gc_paused`):
     the records and the re-run make tens of thousands of short-lived objects and no cycles.
     Verify changes no record, so records packed alike are decoded once (``shared``)."""
     with gc_paused():
         return verify(read_log(data, shared=True), path, allow_explicit=allow_explicit)
+
+
+def verify_file(path: str, *, allow_explicit: bool = False, visit: Callable[[dict], object] | None = None) -> Report:
+    """Read and check the log file at ``path``, as ``pidor verify`` does, in bounded memory
+    whatever the file: a path that names no regular file, cannot be read or does not start
+    like a log is ``unusable`` (:func:`~pidor.gamelog.reader.open_log`). A file of at most
+    :data:`~pidor.gamelog.reader.READ_WHOLE` bytes is read once, its records kept (as
+    :func:`verify_data` reads them); a larger one twice, keeping none: first the chain, the
+    header and the footer, then the records again, one by one, as they are re-run (the
+    footer's chain value proves that the second reading read the same log). ``visit``: see
+    :func:`verify`."""
+    try:
+        f, size = open_log(path)
+    except OSError as e:
+        return _unusable(path, e)
+    with f, gc_paused():
+        try:
+            if size <= READ_WHOLE:
+                # (no name for the log: its records are freed before the collector is on again)
+                return verify(read_whole(f, shared=True, size=size), path, allow_explicit=allow_explicit, visit=visit)
+            first = LogFile()
+            outline = Outline.scan(records(f, first, size=size), first)
+            return _verify(outline, lambda: _read_again(f, size, outline), path, allow_explicit, visit)
+        except OSError as e:
+            return _unusable(path, e)
+
+
+def _unusable(path: str, e: OSError) -> Report:
+    return Report(path=path, status="unusable", reason=unreadable(e), chained=False)
+
+
+def _read_again(f: BinaryIO, size: int, outline: Outline) -> Iterator[dict]:
+    """The input records of a log :meth:`Outline.scan` read, read again from the start;
+    :class:`Mismatch` unless the reading ends on the same footer."""
+    f.seek(0)
+    log = LogFile()
+    footer = outline.count - 1
+    for index, (body, h) in enumerate(records(f, log, size=size)):
+        if index == footer:
+            if h == outline.last:
+                return
+            break
+        if index:
+            yield body
+    raise Mismatch(footer, "the file changed while it was verified")

@@ -26,15 +26,15 @@ from pathlib import Path
 
 import click
 
+from ..gamelog.format import CHUNK
+from ..gamelog.reader import looks_like_jsonl, open_file, sniff, unreadable, walk
+from ..gamelog.verify import verify_file
 from ..games import GAME_IDS
-from ..gamelog.format import gc_paused
-from ..gamelog.reader import looks_like_jsonl, read_log, sniff, walk
-from ..gamelog.verify import verify
 from .record import count_events, finish_record, new_record
 from .runner import MatchError, MatchFailed, read_results
 from .stats import summarize, summary_table
 
-__all__ = ["entrant_name", "log_record", "check_record", "read_sources", "standings"]
+__all__ = ["entrant_name", "log_record", "LogTally", "check_record", "read_sources", "standings"]
 
 
 class Unusable(ValueError):
@@ -56,22 +56,45 @@ def log_record(log, path: str) -> dict:
     """The record of a verified, finished log (``log``: a :class:`~pidor.gamelog.format.LogFile`),
     as :mod:`pidor.match.record` makes it while the game is played; ``index`` and ``deal``
     are the match's (``extra.match``), or ``None`` for a server's log."""
-    header, footer = log.header, log.footer
-    seats = header["seats"]
-    n = len(seats)
-    match = (header.get("extra") or {}).get("match") or {}
-    seating = match.get("seating")
-    if not (isinstance(seating, list) and len(seating) == n and all(isinstance(x, str) for x in seating)):
-        seating = [entrant_name(s) for s in seats]
-    seed = bytes.fromhex(footer["reveal"]["server_seed"])
-    record = new_record(header["options"], match.get("index"), match.get("deal"), seed, seating)
-    actions = 0
-    for body in log.records[1:-1]:
+    tally = LogTally()
+    for body in log.records:
+        tally(body)
+    return tally.record(path)
+
+
+class LogTally:
+    """:func:`log_record` from a log's records given one by one, the header first and the
+    footer last (``verify_file(path, visit=tally)``: a log of any size is read once)."""
+
+    def __init__(self) -> None:
+        self.header: dict | None = None
+        self.last: dict | None = None
+        self.counts = {"cheats": [], "convicted": [], "false_calls": []}
+        self.actions = 0
+
+    def __call__(self, body: dict) -> None:
+        if self.header is None:
+            self.header = body
+            self.counts = {key: [0] * len(body["seats"]) for key in self.counts}
+            return
         events = body.get("events") or []
-        count_events(record, events)
-        actions += sum(e["type"] == "action" for e in events)
-    record["forfeits"] = list(footer.get("forfeits") or ())
-    return finish_record(record, footer["result"], actions, path)
+        count_events(self.counts, events)
+        self.actions += sum(e["type"] == "action" for e in events)
+        self.last = body
+
+    def record(self, path: str) -> dict:
+        header, footer = self.header, self.last
+        seats = header["seats"]
+        n = len(seats)
+        match = (header.get("extra") or {}).get("match") or {}
+        seating = match.get("seating")
+        if not (isinstance(seating, list) and len(seating) == n and all(isinstance(x, str) for x in seating)):
+            seating = [entrant_name(s) for s in seats]
+        seed = bytes.fromhex(footer["reveal"]["server_seed"])
+        record = new_record(header["options"], match.get("index"), match.get("deal"), seed, seating)
+        record.update(self.counts)
+        record["forfeits"] = list(footer.get("forfeits") or ())
+        return finish_record(record, footer["result"], self.actions, path)
 
 
 def _is_int(v) -> bool:
@@ -113,8 +136,9 @@ def check_record(rec) -> str | None:
 
 
 def _kind(data: bytes) -> str | None:
-    """``log``, ``results`` or ``None`` for bytes that are neither (an empty file too: a
-    bot's empty stderr beside the logs, more likely than a log cut before its header)."""
+    """``log``, ``results`` or ``None`` for a file whose first bytes are ``data`` and that is
+    neither (an empty file too: a bot's empty stderr beside the logs, more likely than a log
+    cut before its header)."""
     if not data:
         return None
     if sniff(data) == "msgpack":
@@ -150,40 +174,56 @@ def _results(path: Path) -> list[dict]:
 def read_sources(paths, progress=None) -> tuple[list[dict], dict]:
     """The game records of ``paths`` and where they came from: ``{"logs": counted logs,
     "results": records from results files, "skipped": [{"path", "status", "reason"}] (logs
-    that do not count), "ignored": files in the directories that are neither}``. Raises
-    :class:`Unusable` for a named file that is neither, a malformed results line, or a file
-    that cannot be read."""
+    that do not count, and files in the directories that cannot be read: ``unusable``),
+    "ignored": files in the directories that are neither}``. Raises :class:`Unusable` for a
+    named file that is neither or cannot be read, a directory with no log or results file
+    in it, or a malformed results line."""
     records: list[dict] = []
     sources = {"logs": 0, "results": 0, "skipped": [], "ignored": 0}
-    for path, named in walk(paths):
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            raise Unusable(f"cannot read {path}: {e.strerror or e}") from None
-        kind = _kind(data)
-        if kind == "results":
-            got = _results(path)
-            records += got
-            sources["results"] += len(got)
-        elif kind == "log":
-            with gc_paused():
-                log = read_log(data, shared=True)  # (verify and the record change no record)
-                report = verify(log, str(path))
-            if not report.ok:
-                sources["skipped"].append({"path": str(path), "status": report.status, "reason": report.reason})
-            elif report.result is None:
-                sources["skipped"].append({"path": str(path), "status": "aborted",
-                                           "reason": "; ".join(report.notes) or "no result"})
-            else:
-                records.append(log_record(log, str(path)))
-                sources["logs"] += 1
-        elif named:
-            raise Unusable(f"{path}: neither a game log nor a results file")
-        else:
-            sources["ignored"] += 1
-        if progress is not None:
-            progress(1)
+    for arg in paths:
+        found = 0
+        for path, named in walk([arg]):
+            kind = _read_source(path, named, records, sources)
+            found += kind is not None
+            if progress is not None:
+                progress(1)
+        if not found:
+            raise Unusable(f"{arg}: no game log or results file in it")
     return records, sources
+
+
+def _read_source(path: Path, named: bool, records: list[dict], sources: dict) -> str | None:
+    """Read one file into ``records`` and ``sources``: what it is (``log``, ``results``,
+    ``None``: neither, or it cannot be read)."""
+    try:
+        f, _ = open_file(path)
+        with f:
+            kind = _kind(f.peek(CHUNK))
+    except OSError as e:
+        if named:
+            raise Unusable(f"{path}: {unreadable(e)}") from None
+        sources["skipped"].append({"path": str(path), "status": "unusable", "reason": unreadable(e)})
+        return None
+    if kind == "results":
+        got = _results(path)
+        records += got
+        sources["results"] += len(got)
+    elif kind == "log":
+        tally = LogTally()
+        report = verify_file(str(path), visit=tally)
+        if not report.ok:
+            sources["skipped"].append({"path": str(path), "status": report.status, "reason": report.reason})
+        elif report.result is None:
+            sources["skipped"].append({"path": str(path), "status": "aborted",
+                                       "reason": "; ".join(report.notes) or "no result"})
+        else:
+            records.append(tally.record(str(path)))
+            sources["logs"] += 1
+    elif named:
+        raise Unusable(f"{path}: neither a game log nor a results file")
+    else:
+        sources["ignored"] += 1
+    return kind
 
 
 def standings(paths, game: str | None = None, pair: tuple[str, str] | None = None, progress=None) -> dict:
@@ -239,8 +279,10 @@ def standings_command(paths, game, pair, as_json) -> None:
       pidor standings ~/.local/share/pidor/logs     # a server's games
       pidor standings results.jsonl --pair mybot-v2 mybot-v1 --json
 
-    Exit status: 0; 2 for unusable input (a named file that is neither a log nor a results
-    file, a malformed results line).
+    Exit status: 0; 2 for unusable input: a named file that is neither a log nor a results
+    file, a malformed results line, a directory with neither in it (these stop at once),
+    or a file skipped as unusable (one that cannot be read or is no regular file, or a log
+    this version cannot check: the others are counted, then the exit status is 2).
     """
     bar = None
     files = len(walk(paths))
@@ -257,10 +299,12 @@ def standings_command(paths, game, pair, as_json) -> None:
             bar.__exit__(None, None, None)
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False))
-        return
-    for s in out["sources"]["skipped"]:
-        click.echo(f"{s['path']}: skipped, {s['status']}: {s['reason']}", err=True)
-    click.echo(f"{out['game'] or 'no games'}: {out['games']} games ({_sources_line(out['sources'])}), "
-               f"{out['draws']} draws")
-    if out["entrants"]:
-        click.echo(summary_table(out))
+    else:
+        for s in out["sources"]["skipped"]:
+            click.echo(f"{s['path']}: skipped, {s['status']}: {s['reason']}", err=True)
+        click.echo(f"{out['game'] or 'no games'}: {out['games']} games ({_sources_line(out['sources'])}), "
+                   f"{out['draws']} draws")
+        if out["entrants"]:
+            click.echo(summary_table(out))
+    if any(s["status"] == "unusable" for s in out["sources"]["skipped"]):
+        sys.exit(2)

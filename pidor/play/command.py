@@ -15,6 +15,9 @@ from .text import error_text, game_name
 
 __all__ = ["BOT_SPEC", "play"]
 
+#: the longest name a player may have (PROTOCOL.md, hello)
+NAME_MAX = 32
+
 #: the built-in bots of a table made by ``pidor play``: they cheat now and then and often
 #: notice a cheat, so that махлёж and the court are part of the game from the start
 BOT_SPEC = "builtin:random:cheat=0.05,attention=0.5"
@@ -35,6 +38,15 @@ def _bot_spec(ctx, param, value: str) -> str:
     return value
 
 
+def _name(ctx, param, value: str) -> str:
+    """The protocol's rule for a name (PROTOCOL.md, hello): 1..32 printable characters once
+    blank space is folded, so that the server does not refuse it after connecting."""
+    folded = " ".join(value.split())
+    if not folded or len(value) > NAME_MAX or not folded.isprintable():
+        raise click.BadParameter(f"a name is 1..{NAME_MAX} printable characters, not {value!r}")
+    return value
+
+
 def _seconds(what: str):
     return click.option(f"--{what.replace('_', '-')}", what, type=click.FloatRange(0, 3600), default=None,
                         metavar="S", help=f"{CLOCKS[what]}, in seconds, for a table you create [default: the server's].")
@@ -43,7 +55,8 @@ def _seconds(what: str):
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
 @click.option("--port", default=7777, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--name", default="player", show_default=True, help="Your name at the table (1..32 characters).")
+@click.option("--name", default="player", show_default=True, callback=_name,
+              help=f"Your name at the table (1..{NAME_MAX} printable characters).")
 @click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
 @click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
               help="Simple durak's lead (V2-V4).")
@@ -81,8 +94,6 @@ def play(host, port, name, game, variant, teams, players, deck, lang, table, wat
     try:
         welcome = client.connect()
         session.say("welcome", player=welcome.get("player"), server=welcome.get("server"))
-        if "token" in welcome:
-            session.say("token", token=welcome["token"])
         if watch is not None:
             client.watch(watch)
             session.say("watching", table=watch)
@@ -101,6 +112,8 @@ def play(host, port, name, game, variant, teams, players, deck, lang, table, wat
             session.say("created", table=joined["table"]["id"], game=game_name(game, lang), players=players,
                         seat=joined["seat"])
             client.start()
+        if "token" in welcome:  # (only now: a failed join or watch needs no coming back)
+            session.say("token", token=welcome["token"])
     except OSError as e:
         client.close()
         raise click.ClickException(f"cannot reach {host}:{port}: {e.strerror or e}; is `pidor serve` running there? "
