@@ -11,7 +11,7 @@ import msgpack
 from pidor.cards import deck as full_deck
 from pidor.cards import parse_cards
 from pidor.engine.table import Table
-from pidor.games import GAME_IDS, game_class
+from pidor.games import GAME_IDS, spec
 
 
 def pidor_deck(opens: str, draws: str = "", size: int = 52) -> list[int]:
@@ -75,32 +75,21 @@ def old_database(path, *statements: str):
     return path
 
 
-#: The values of each game option that is not a yes/no one (:func:`game_variants` refuses
-#: an option it finds no values for: a new one is added here).
 def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]]:
     """``(id, table options)`` of every game (``GAME_IDS``) in its defaults with each deck
-    it allows, then with each of its other options changed alone (a yes/no option
-    turned, each other value of a choice); each with the first of ``players`` that
-    variant allows (teams fix it)."""
+    it allows, then in each variant its spec names (``GameSpec.variants``); each with the
+    first of ``players`` that it allows, unless the variant sets its own."""
     out = []
     for game in GAME_IDS:
-        cls = game_class(game)
-        changes: list[dict] = [{"deck": 36}, {"deck": 52}]
-        for option in cls.OPTIONS:
-            if option.name in ("players", "deck"):
-                continue
-            if option.kind == "bool":
-                changes.append({option.name: not option.default})
-            else:
-                assert option.choices, f"{game}'s option {option.name!r}: a test needs its values (choices)"
-                changes += [{option.name: v} for v in option.choices if v != option.default]
-        for change in changes:
-            for n in players:
+        s = spec(game)
+        for change in [{"deck": d} for d in s.decks] + list(s.variants):
+            for n in ([change["players"]] if "players" in change else players):
                 try:
-                    options = cls.options({**change, "players": n})
+                    options = s.engine.options({"players": n, **change})
                 except ValueError:
                     continue
-                name = "-".join([game, *(str(v) if type(v) is not bool else k for k, v in change.items())])
+                name = "-".join([game, *(str(v) if type(v) is not bool else k for k, v in change.items()
+                                         if k != "players")])
                 out.append((name, {"game": game, **options}))
                 break
     return out

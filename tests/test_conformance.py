@@ -198,10 +198,13 @@ def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: floa
         assert result["loser"] is None
         if len(result["order"]) == players:  # everybody went out (P16), shedding the mark (T7)
             assert table.mark is None
-        elif table.options["game"] == "pidor":  # P16a: too many quiet tricks; the mark stays where it was
-            assert table.game.quiet_tricks >= 30
-        else:  # simple durak (V4's loop): too many quiet bouts
-            assert table.game.quiet >= 30
+        elif "stalled" not in result:  # the last ones went out together (D9, V7)
+            assert table.mark is None or table.mark in range(players)
+        else:  # T13: a position seen too often, too many quiet units, or too many in all
+            units, limits = table.game.units, table.game.limits
+            assert (result["stalled"] == "repetition" and max(units.seen.values()) >= limits["repeat_limit"]
+                    or result["stalled"] == "quiet" and units.quiet >= limits["quiet_limit"]
+                    or result["stalled"] == "units" and units.count >= limits["unit_limit"]), result
     else:
         assert 0 <= result["loser"] < players and table.mark == result["loser"]
         assert result["loser"] not in result["order"]

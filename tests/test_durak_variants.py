@@ -156,15 +156,32 @@ def test_V4_pairs_lead_and_the_attack_passes_without_a_pair():
     assert {frozenset(a[1]) for a in g.honest_actions(1)} == {frozenset(cards(x)) for x in ("8h 9s", "8h Tc", "9s Tc")}
 
 
-def test_V4_a_loop_of_passed_pairs_ends_in_a_draw():
-    """Our reading: honest play in «пятки» can loop (a pair taken is passed back and led
-    again); QUIET_BOUTS bouts in a row with nothing discarded and nobody out end the game."""
+def test_V1a_T13_a_loop_of_passed_pairs_ends_in_a_draw():
+    """V1a, T13: honest play in «пятки» can loop (a pair taken is passed back and led
+    again); the position at a bout's start seen for the third time ends the game as a draw."""
     g = late(SimpleGame, ["Jd Jh Kc", "9c Qh Th"], "As", attacker=0, lead="pairs")
     bouts = 0
     while g.result is None:
         a, d = g.owner[g.attacker], g.owner[g.defender]
         pair = next(x for x in g.honest_actions(a) if x[0] == "lead")
         g.apply(a, pair)
+        g.apply(d, ("take",))
+        g.advance()
+        bouts += 1
+    # The pair goes round and comes back: a position at a bout's start repeats, long before
+    # the 30 quiet bouts of engine simple-1.
+    assert max(g.units.seen.values()) == g.limits["repeat_limit"] and bouts < QUIET_BOUTS // 3
+    assert g.result == {"loser": None, "draw": True, "order": [], "pogony": False, "stalled": "repetition"}
+
+
+def test_V1a_simple_1_ended_such_a_loop_after_30_quiet_bouts():
+    """Logs of engine simple-1 still verify: it ended the loop after QUIET_BOUTS quiet bouts."""
+    old = SimpleGame.OLDER["simple-1"]
+    g = late(old, ["Jd Jh Kc", "9c Qh Th"], "As", attacker=0, lead="pairs")
+    bouts = 0
+    while g.result is None:
+        a, d = g.owner[g.attacker], g.owner[g.defender]
+        g.apply(a, next(x for x in g.honest_actions(a) if x[0] == "lead"))
         g.apply(d, ("take",))
         g.advance()
         bouts += 1

@@ -320,44 +320,86 @@ class LowestThenTake(Policy):
         return True
 
 
-@pytest.mark.parametrize("size", [52, 36])
-def test_P16a_every_game_ends_even_when_honest_play_loops(size):
-    """Issue 15 item 0: four such players looped in about a fifth of the games until a step
-    limit cut them off. P16a ends a game as a draw after QUIET_TRICKS tricks in a row with
-    nothing discarded and nobody out; the mark stays where it was. The same players also
-    loop inside one trick (beat, take the bottom card, beat...): the engine's reading ends
-    that loop the same way once the trick has had QUIET_TRICKS tricks' worth of moves."""
+def _loops(size: int, game_cls=None, games: int = 150):
+    """The looping players' games (``game_cls``: an older engine, as ``pidor verify`` plays
+    it), each with a mark from earlier on seat 2."""
     from pidor.autoplay import play_game
     from pidor.engine.seeds import Rng
     from pidor.engine.table import Table
+
+    for i in range(games):
+        t = Table({"game": "pidor", "players": 4, "deck": size})
+        if game_cls is not None:
+            t.game_cls = game_cls
+        t.start(seed=b"loop-%d" % i)
+        t.mark = 2  # a mark from earlier: a draw leaves it where it is
+        play_game(t, [LowestThenTake(s) for s in range(4)], Rng(b"loop-%d" % i, b"driver"))  # never GameTooLong
+        yield t
+
+
+@pytest.mark.parametrize("size", [52, 36])
+def test_T13_every_game_ends_even_when_honest_play_loops(size):
+    """T13 (replaces P16a's count of 30): these players loop, between tricks and inside
+    one (beat, take the bottom card, beat...); the third time a position comes back the
+    game is a draw: those out keep their places, the mark stays where it was."""
+    stalled = 0
+    for t in _loops(size):
+        result, g = t.game.result, t.game
+        if result.get("stalled"):
+            stalled += 1
+            assert result["stalled"] == "repetition" and max(g.units.seen.values()) == g.limits["repeat_limit"]
+            assert result["loser"] is None and result["draw"] and len(result["order"]) < 4
+            assert t.mark == (None if 2 in result["order"] else 2)  # (T7: out sheds it)
+        else:
+            assert max(g.units.seen.values(), default=0) < g.limits["repeat_limit"]
+    assert stalled > 10, stalled  # the loops are common: the rule is what ends these games
+
+
+def test_T13_quiet_tricks_and_a_cap_on_tricks_end_a_game():
+    """T13: ``quiet_limit`` tricks in a row with nothing discarded and nobody out, or
+    ``unit_limit`` tricks in all, end the game as a draw too."""
+    g = tricks_game()
+    g.units.quiet, g.units.count = g.limits["quiet_limit"] - 1, 10
+    g.apply(0, ("lead", C("5c")))
+    g.apply(1, ("take", 0))  # the table is empty: the trick is over (P15a), nothing discarded
+    events = g.advance()
+    assert g.result == {"loser": None, "draw": True, "order": [], "stalled": "quiet"}
+    assert of_type(events, "game_over")[0]["result"] == g.result
+    g = tricks_game()
+    g.units.count = g.limits["unit_limit"] - 1
+    g.apply(0, ("lead", C("5c")))
+    g.apply(1, ("take", 0))
+    g.advance()
+    assert g.result["stalled"] == "units"
+
+
+@pytest.mark.parametrize("size", [52, 36])
+def test_P16a_pidor_2_ended_such_games_after_30_quiet_tricks(size):
+    """Logs of engine pidor-2 still verify: P16a ended a game as a draw after QUIET_TRICKS
+    tricks in a row with nothing discarded and nobody out, or once one trick had had
+    QUIET_TRICKS tricks' worth of moves (a loop inside one trick)."""
     from pidor.games.pidor.tricks import QUIET_TRICKS
 
     kinds = {"tricks": 0, "one trick": 0}
-    for i in range(150):
-        t = Table({"game": "pidor", "players": 4, "deck": size})
-        t.start(seed=b"loop-%d" % i)
-        t.mark = 2  # a mark from earlier: a P16a draw leaves it where it is
-        play_game(t, [LowestThenTake(s) for s in range(4)], Rng(b"loop-%d" % i, b"driver"))  # never GameTooLong
-        result = t.game.result
-        g = t.game
+    for t in _loops(size, PidorGame.OLDER["pidor-2"]):
+        result, g = t.game.result, t.game
         endless = g.trick_moves >= QUIET_TRICKS * g.trick_size  # a loop inside one trick
         if result["draw"] and len(result["order"]) < 4:
             kinds["tricks" if g.quiet_tricks == QUIET_TRICKS else "one trick"] += 1
             assert g.quiet_tricks == QUIET_TRICKS or endless
-            assert result["loser"] is None and t.mark == (None if 2 in result["order"] else 2)  # (T7: out sheds it)
+            assert result["loser"] is None and t.mark == (None if 2 in result["order"] else 2)
         else:
             assert g.quiet_tricks < QUIET_TRICKS and not endless
-    # The loops are common, of both kinds: the rule is what ends these games.
     assert kinds["tricks"] > 5 and kinds["one trick"] > 5, kinds
 
 
 def test_P16a_a_trick_that_ends_with_a_discard_is_never_scored_endless():
-    """A trick whose last card reaches the move limit still ends normally: its cards go to
-    the discard and the next trick starts (P14); only a trick that goes round and round
-    without ending is a draw."""
+    """Engine pidor-2: a trick whose last card reaches the move limit still ends normally:
+    its cards go to the discard and the next trick starts (P14); only a trick that goes
+    round and round without ending is a draw."""
     from pidor.games.pidor.tricks import QUIET_TRICKS
 
-    g = tricks_game()
+    g = PidorGame.OLDER["pidor-2"].from_data({**tricks_game().to_data(), "version": "pidor-2"})
     g.apply(0, ("lead", C("5c")))
     g.apply(1, ("beat", C("9c"), 0))
     g.trick_moves = QUIET_TRICKS * g.trick_size - 1  # the closing beat reaches the limit

@@ -85,6 +85,7 @@ class DurakBelief(Belief):
             # simple durak (V2-V4): its lead variant; the quiet bouts before a draw are not shown
             "lead": v.get("lead"), "passed": list(v.get("passed") or ()), "forced": bool(v.get("forced")),
             "quiet": 0,
+            "limits": {k: rules[k] for k in ("repeat_limit", "quiet_limit", "unit_limit") if k in rules},
         }
         return cls.from_data(data), unknown
 

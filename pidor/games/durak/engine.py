@@ -41,6 +41,7 @@ from ...engine.game import (
     first_seat,
 )
 from ...engine.options import Option
+from ...engine.units import UNIT_OPTIONS, Units
 from .state import DurakState
 
 __all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "HAND", "TEAMS"]
@@ -59,9 +60,11 @@ def _impossible(message: str, rule: str | None = None) -> ImpossibleAction:
 class DurakGame(DurakState, Game):
     """Podkidnoy rules; :class:`PerevodnoyGame` adds transfers (D7)."""
 
-    #: durak-3 added «погоны» (V8) to the result; logs of durak-2 still verify
-    #: (:data:`OLDER`), everything else behaves the same with the new options off.
-    version = "durak-3"
+    #: durak-4: every game ends by T13; durak-3 added «погоны» (V8) to the result. Logs of
+    #: durak-3 and durak-2 still verify (:data:`OLDER`).
+    version = "durak-4"
+    #: T13: a game that goes round in circles ends as a draw (engine durak-3 had no end).
+    T13 = True
     #: Cards in a full hand (D1, D8), and the most attacking cards in a bout (D3).
     HAND = HAND
     ACTIONS = {
@@ -82,6 +85,7 @@ class DurakGame(DurakState, Game):
                choices=(None, "2x2", "3x3")),
         Option("no_limit", False, "bool", {"en": "V9 «до завала»: only the defender's hand limits the attack",
                                            "ru": "V9 «до завала»: подкидывать, сколько есть карт у отбивающегося"}),
+        *UNIT_OPTIONS,
     )
     #: An action is chosen for one table of cards: throw-ins, covers and «беру» from the
     #: same bout stay natural while others play; a new bout or a transfer (a new
@@ -147,6 +151,8 @@ class DurakGame(DurakState, Game):
         g.payments = []
         g.token = 0
         g.result = None
+        g.limits = {o.name: opts[o.name] for o in UNIT_OPTIONS}
+        g.units = Units()
         loser = previous.get("loser") if previous and not previous.get("draw") else None
         # D2: the seat before the durak attacks; the bottle for the first game and after a draw.
         attacker = first_seat(n, first, seed, None if loser is None else (loser + cls.AFTER_LOSER) % n)
@@ -170,6 +176,7 @@ class DurakGame(DurakState, Game):
                 "limit": self.limit}
 
     def _start_bout(self, attacker: int) -> Event:
+        self.unit_mark = [len(self.discard), len(self.order)]  # T13b: what counts as progress from here
         self.attacker = attacker
         self.defender = d = self._next_in(attacker)
         self.limit = min(self.cap, len(self.hands[self.owner[d]]))
@@ -626,8 +633,40 @@ class DurakGame(DurakState, Game):
             attacker = d  # D5: the defender who beat off attacks next
         else:
             attacker = self._next_in(d)  # D6 / D9: the next player in the game
-        events.append(self._start_bout(attacker))
+        mark = self.unit_mark
+        progress = len(self.discard) > mark[0] or len(self.order) > mark[1]  # T13b
+        bout = self._start_bout(attacker)
+        if self.T13:
+            self.units.end(progress)
+            reason = self.units.record(self.position(), self.limits)
+            if reason is not None:
+                self._stall(reason, events)
+                return events
+        events.append(bout)
         return events
+
+    def position(self) -> tuple:
+        """T13: every card's place (hands as sets), who attacks whom, what is owed; taken
+        at the start of a bout."""
+        return (self.attacker, self.defender, tuple(self.owner), tuple(self.deck),
+                tuple(tuple(sorted(h)) for h in self.hands), len(self.discard), tuple(self.order),
+                tuple(map(tuple, self.payments)), self.limit, self.barred, self._position_variant())
+
+    def _position_variant(self) -> tuple:
+        """What a subclass adds to :meth:`position` (who passed the attack on in «пятки»)."""
+        return ()
+
+    def _stall(self, reason: str, events: list[Event]) -> None:
+        """T13: the game ends as a draw; those out keep their places, the rest share the
+        last; the mark stays where it is."""
+        self.ended = None
+        result = {"loser": None, "draw": True, "order": list(self.order), "stalled": reason}
+        if self.titles:
+            result["pogony"] = False
+        if self.teams is not None:
+            result["losing_team"] = None
+        self.result = result
+        events.append({"type": "game_over", "result": result})
 
     def _finish(self, events: list[Event]) -> bool:
         """D9, V7: end the game if it is over. Without teams: when at most one player holds
@@ -721,11 +760,17 @@ class PerevodnoyGame(DurakGame):
                        "ru": "V9: первый ход «под дурака» не переводят"}))
 
 
+def _durak3(cls: type[DurakGame]) -> type[DurakGame]:
+    """The game as engine durak-3 played it, to verify its logs: no end by T13."""
+    return type(cls.__name__ + "3", (cls,), {"version": "durak-3", "T13": False, "__doc__": _durak3.__doc__})
+
+
 def _durak2(cls: type[DurakGame]) -> type[DurakGame]:
-    """The game as engine durak-2 played it, to verify its logs: no «погоны» (V8)."""
-    return type(cls.__name__ + "2", (cls,), {"version": "durak-2", "titles": False, "__doc__": _durak2.__doc__})
+    """The game as engine durak-2 played it, to verify its logs: no «погоны» (V8), no T13."""
+    return type(cls.__name__ + "2", (cls,), {"version": "durak-2", "T13": False, "titles": False,
+                                            "__doc__": _durak2.__doc__})
 
 
-PodkidnoyGame.OLDER = {"durak-2": _durak2(PodkidnoyGame)}
-PerevodnoyGame.OLDER = {"durak-2": _durak2(PerevodnoyGame)}
+PodkidnoyGame.OLDER = {"durak-3": _durak3(PodkidnoyGame), "durak-2": _durak2(PodkidnoyGame)}
+PerevodnoyGame.OLDER = {"durak-3": _durak3(PerevodnoyGame), "durak-2": _durak2(PerevodnoyGame)}
 

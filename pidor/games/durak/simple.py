@@ -13,10 +13,10 @@ What differs from podkidnoy (:mod:`.durak`):
   limit (``V5n``), covering with a card that does not beat (``D4b``, the same rule D4) and
   adding cards after the lead (``V5a``, an ``attack`` on a non-empty table);
 * after a loss the player after the loser leads (V1: the loser deals);
-* every game ends (our reading, like P16a for «пидор»): honest play can loop, above all in
-  «пятки», where a pair taken is passed back and led again. When ``QUIET_BOUTS`` bouts in
-  a row end with no card going to the discard and nobody going out, the game ends as a
-  draw; the mark stays where it is.
+* every game ends (V1a, T13): honest play can loop, above all in «пятки», where a pair
+  taken is passed back and led again; the durak engine's T13 ends it. (Engine simple-1
+  ended it after ``QUIET_BOUTS`` bouts in a row with no card going to the discard and
+  nobody going out.)
 
 State beyond the durak engine's: ``variant`` (``classic``, ``partial`` or ``pairs``);
 ``quiet``, the bouts in a row that discarded nothing and sent nobody out; in «пятки» ``passed`` (the seats that passed the attack on before this bout's attacker, V4)
@@ -29,6 +29,7 @@ from itertools import combinations
 
 from ...engine.game import Action, Event
 from ...engine.options import Option
+from ...engine.units import UNIT_OPTIONS
 from .engine import DurakGame, _impossible
 
 __all__ = ["SimpleGame", "LEADS"]
@@ -55,7 +56,9 @@ class SimpleGame(DurakGame):
     """Дурак простой, variants 1.а, 1.б and 1.в «пятки» (V1–V5)."""
 
     name = "simple"
-    version = "simple-1"
+    #: simple-2: every game ends by T13 (V1a); simple-1's count of 30 quiet bouts still
+    #: verifies (:data:`OLDER`).
+    version = "simple-2"
     HAND = 5
     ACTIONS = {
         "lead": (("cards", "cards"),),
@@ -72,6 +75,7 @@ class SimpleGame(DurakGame):
         Option("lead", "classic", "choice", {"en": "the lead's shapes: V2 1.а, V3 1.б, V4 «пятки»",
                                              "ru": "как ходить: V2 1.а, V3 1.б, V4 «пятки»"},
                choices=tuple(LEADS)),
+        *UNIT_OPTIONS,
     )
     CHOICE_EVENTS = frozenset({"bout"})
     #: V1: after a loss the player after the loser leads (the loser deals).
@@ -246,12 +250,15 @@ class SimpleGame(DurakGame):
     def _finish(self, events: list[Event]) -> bool:
         if super()._finish(events):
             return True
-        if self.quiet < QUIET_BOUTS:
+        if self.T13 or self.quiet < QUIET_BOUTS:
             return False
         self.ended = None
         self.result = {"loser": None, "draw": True, "order": list(self.order), "pogony": False}
         events.append({"type": "game_over", "result": self.result})
         return True
+
+    def _position_variant(self) -> tuple:
+        return (tuple(self.passed), self.forced)
 
     def _take(self, seat: int, cards: list[int], event: Event) -> None:
         """V3: in 1.б the covered pairs go to the discard and the defender takes the rest;
@@ -274,3 +281,12 @@ class SimpleGame(DurakGame):
             if self.variant == "partial":
                 return "V3"
         return super().rule_in_force(seat)
+
+
+def _simple1(cls: type[SimpleGame]) -> type[SimpleGame]:
+    """The game as engine simple-1 played it, to verify its logs: a draw after
+    ``QUIET_BOUTS`` quiet bouts instead of T13."""
+    return type(cls.__name__ + "1", (cls,), {"version": "simple-1", "T13": False, "__doc__": _simple1.__doc__})
+
+
+SimpleGame.OLDER = {"simple-1": _simple1(SimpleGame)}

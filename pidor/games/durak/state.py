@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, ClassVar
 
 from ...cards import card_code, parse_card
+from ...engine.units import UNIT_OPTIONS, Units
 
 __all__ = ["DurakState"]
 
@@ -61,6 +62,10 @@ class DurakState:
     payments: list[list[int]]
     token: int
     result: dict | None
+    units: Units  # T13: the bouts, positions and progress so far
+    limits: dict  # T13: ``repeat_limit``, ``quiet_limit``, ``unit_limit``
+    unit_mark: list[int]  # T13b: the discard's size and the players out when the bout began
+    T13: ClassVar[bool]  # T13 ends the game, or not (engines before durak-4)
     #: What an undo point holds (:data:`_UNDO_FIELDS`, set below).
     UNDO_FIELDS: ClassVar[tuple[tuple[str, Callable[[Any], Any]], ...]]
 
@@ -166,6 +171,9 @@ class DurakState:
             "payments": [list(p) for p in self.payments],
             "token": self.token,
             "result": _copy_result(self.result),
+            "limits": dict(self.limits),
+            "unit_mark": list(self.unit_mark),
+            "units": self.units.to_data(),
         }
 
     @classmethod
@@ -194,6 +202,10 @@ class DurakState:
         g.payments = [list(p) for p in data["payments"]]
         g.token = data["token"]
         g.result = _copy_result(data["result"])
+        g.limits = data.get("limits") or {o.name: o.default for o in UNIT_OPTIONS}
+        g.unit_mark = list(data.get("unit_mark") or (len(g.discard), len(g.order)))
+        units = data.get("units")
+        g.units = Units() if units is None else Units.from_data(units)
         g._variant_from_data(data)
         return g
 
@@ -201,14 +213,16 @@ class DurakState:
         """Read back what a subclass adds to :meth:`to_data`."""
 
     def snapshot(self) -> list:
-        """A cheap undo point: the values of ``_UNDO_FIELDS`` in order, copied (plain
-        data, so a table's ``to_data`` holds it as it is); :meth:`restore` brings it back."""
-        return [copy(getattr(self, name)) for name, copy in self.UNDO_FIELDS]
+        """A cheap undo point: the values of ``_UNDO_FIELDS`` in order, copied, and the T13
+        units (plain data, so a table's ``to_data`` holds it as it is); :meth:`restore`
+        brings it back."""
+        return [copy(getattr(self, name)) for name, copy in self.UNDO_FIELDS] + [self.units.to_data()]
 
     def restore(self, snapshot: list) -> None:
         """Bring back a :meth:`snapshot`, copying again: it can be restored any number of times."""
         for (name, copy), value in zip(self.UNDO_FIELDS, snapshot):
             setattr(self, name, copy(value))
+        self.units = Units.from_data(snapshot[-1])
 
 
 def _copy_result(result: dict | None) -> dict | None:
@@ -225,7 +239,7 @@ _UNDO_FIELDS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("deck", list), ("hands", _nested), ("discard", list), ("attack", list), ("cover", list),
     ("attacker", _same), ("defender", _same), ("limit", _same), ("bito", list), ("out", list),
     ("owner", list), ("epaulettes", list), ("barred", _same), ("order", list), ("ended", _same),
-    ("payments", _nested), ("token", _same), ("result", _copy_result),
+    ("payments", _nested), ("token", _same), ("result", _copy_result), ("unit_mark", list),
 )
 
 DurakState.UNDO_FIELDS = _UNDO_FIELDS

@@ -20,6 +20,7 @@ from ...engine.game import (
     first_seat,
 )
 from ...engine.options import Option
+from ...engine.units import UNIT_OPTIONS, Units
 from .deal import DealPhase
 from .state import DEAL, OVER, SETTLE, TRICKS
 from .tricks import TrickPlay
@@ -50,7 +51,12 @@ _NESTED = ("stacks", "hands", "prikups", "dues", "given")
 
 class PidorGame(DealPhase, TrickPlay, Game):
     name = "pidor"
-    version = "pidor-2"
+    #: pidor-3: every game ends by T13 (the count of 30 of P16a is gone); pidor-2 still
+    #: verifies (:data:`OLDER`: ``T13`` off).
+    version = "pidor-3"
+    #: T13: positions and units end a game that goes round in circles; ``False``: P16a's
+    #: count of 30 quiet tricks and its endless-trick reading (engine pidor-2).
+    T13 = True
     ACTIONS = {
         "move": (("to", "seat"),),
         "draw": (),
@@ -65,6 +71,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
     OPTIONS = (
         Option("players", 4, "int", {"en": "players at the table", "ru": "игроков за столом"}, low=2, high=6),
         Option("deck", 52, "int", {"en": "cards in the deck", "ru": "карт в колоде"}, choices=(36, 52)),
+        *UNIT_OPTIONS,
     )
 
     # ------------------------------------------------------------------ creation
@@ -108,6 +115,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         g.closed = False
         g.next_leader = None
         g.quiet_tricks = g.trick_moves = 0
+        g.limits = {o.name: opts[o.name] for o in UNIT_OPTIONS}
+        g.units = Units()
         g.order = []
         g.dues = []
         g.pay_from = None
@@ -227,21 +236,41 @@ class PidorGame(DealPhase, TrickPlay, Game):
             event["_private"] = {self.dues[0][0]: {"action": data}}
         events = [event]
         _DO[kind](self, seat, *action[1:], events)
+        if self.T13 and kind != "give":
+            self.units.step()  # T13: the deal and a trick may never end: a position after every action
         return events
 
     def advance(self) -> list[Event]:
-        """T8: the end of the deal phase (P8 → P10) and the end of a closed trick (P15, P16)."""
+        """T8: the end of the deal phase (P8 → P10) and the end of a closed trick (P15, P16);
+        T13: the position after an action, recorded once its window has closed."""
         if self.phase == DEAL:
             if not self.deck and self.held is None:
                 return self._end_deal()
         elif self.phase == TRICKS:
             if self.closed:
                 return self._end_trick()
-            if self._endless():  # P16a (project reading): a trick that goes round and round
+            if not self.T13 and self._endless():  # P16a (pidor-2): a trick that goes round and round
                 events: list[Event] = []
                 self._check_end(events)
                 return events
-        return []
+        else:
+            return []
+        return self._stalled() if self.T13 else []
+
+    def position(self) -> tuple:
+        """T13: every card's place (hands as sets), whose turn, what is owed; not the mark."""
+        return (self.phase, self.turn, self.held, self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck),
+                tuple(tuple(sorted(h)) for h in self.hands), tuple(tuple(sorted(p)) for p in self.prikups),
+                tuple(self.table), tuple(self.table_seats), len(self.discard), tuple(self.order),
+                tuple(self.pidorstvo), self.closed, self.next_leader, tuple(map(tuple, self.dues)))
+
+    def _stalled(self, events: list[Event] | None = None) -> list[Event]:
+        """T13: record the position due; a draw if it says so."""
+        events = [] if events is None else events
+        reason = self.units.record(self.position(), self.limits) if self.units.due else None
+        if reason is not None:
+            self._stall(reason, events)
+        return events
 
     def on_mark(self, seat: int) -> list[Event]:
         """P7: every mark in the deal phase is a pidorstvo; P17: later marks cost nothing."""
@@ -323,7 +352,9 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for k in _NESTED:
             d[k] = [x[:] for x in state[k]]
         r = self.result
-        d["result"] = None if r is None else {"loser": r["loser"], "draw": r["draw"], "order": r["order"][:]}
+        d["result"] = None if r is None else {k: v[:] if type(v) is list else v for k, v in r.items()}
+        d["limits"] = dict(self.limits)
+        d["units"] = self.units.to_data()
         return d
 
     @classmethod
@@ -352,7 +383,10 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for k in _NESTED:
             state[k] = [list(x) for x in d[k]]
         r = d["result"]
-        self.result = None if r is None else {"loser": r["loser"], "draw": r["draw"], "order": list(r["order"])}
+        self.result = None if r is None else {k: list(v) if type(v) is list else v for k, v in r.items()}
+        self.limits = d.get("limits") or {o.name: o.default for o in UNIT_OPTIONS}
+        units = d.get("units")
+        self.units = Units() if units is None else Units.from_data(units)
         out = [False] * self.players
         for s in self.order:
             out[s] = True
@@ -370,3 +404,12 @@ _CARD_ARGS = {kind: tuple(typ == "card" for _, typ in spec) for kind, spec in Pi
 
 def _codes(cards: list[int]) -> list[str]:
     return [card_code(c) for c in cards]
+
+
+def _pidor2(cls: type[PidorGame]) -> type[PidorGame]:
+    """The game as engine pidor-2 played it, to verify its logs: P16a's count of 30 quiet
+    tricks and the endless trick instead of T13."""
+    return type(cls.__name__ + "2", (cls,), {"version": "pidor-2", "T13": False, "__doc__": _pidor2.__doc__})
+
+
+PidorGame.OLDER = {"pidor-2": _pidor2(PidorGame)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...engine.game import Event
+from ...engine.units import Units
 
 __all__ = ["PidorState", "DEAL", "SETTLE", "TRICKS", "OVER"]
 
@@ -47,8 +48,11 @@ class PidorState:
     trick_size: int  # players in the game when the trick began (P14)
     closed: bool  # the trick is closed and waits for ``advance`` (T8)
     next_leader: int | None  # who leads the next trick (whoever closed it, P14)
-    quiet_tricks: int  # tricks in a row that ended with nothing discarded and nobody out (P16a)
-    trick_moves: int  # cards led, beaten with and taken in this trick (P16a, a trick without end)
+    quiet_tricks: int  # tricks in a row that ended with nothing discarded and nobody out (pidor-2's P16a)
+    trick_moves: int  # cards led, beaten with and taken in this trick (pidor-2's P16a, a trick without end)
+    units: Units  # T13: the tricks, positions and progress so far
+    limits: dict  # T13: ``repeat_limit``, ``quiet_limit``, ``unit_limit``
+    T13: bool  # (a class attribute: T13, or engine pidor-2's P16a)
     order: list[int]  # seats in the order they left the game (P15)
     dues: list[list[int]]  # the settlement still to pay: ``[[recipient, cards], ...]`` (P10)
     giver: int | None  # who gives now (P10)
@@ -65,3 +69,4 @@ class PidorState:
     _leave: Callable[[int, list[Event]], None]  # TrickPlay; DealPhase calls it (P11)
     _check_end: Callable[[list[Event]], bool]  # TrickPlay; DealPhase calls it (P11, P16)
     _start_trick: Callable[[int, list[Event]], None]  # TrickPlay; DealPhase calls it (P11)
+    _stalled: Callable[[list[Event]], list[Event]]  # PidorGame; TrickPlay calls it (T13)

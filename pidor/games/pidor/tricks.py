@@ -51,9 +51,10 @@ def beaters(trump: int | None, low_i: int) -> list[frozenset]:
     return table
 
 
-#: P16a: tricks in a row that end with no card discarded and nobody out before the game
-#: ends as a draw (honest play can loop: a take is legal even when a card beats, P13, and a
-#: take that empties the table ends the trick, P15a).
+#: P16a as engine pidor-2 read it: tricks in a row that end with no card discarded and
+#: nobody out before the game ends as a draw (honest play can loop: a take is legal even
+#: when a card beats, P13, and a take that empties the table ends the trick, P15a). T13
+#: replaces it.
 QUIET_TRICKS = 30
 
 
@@ -205,10 +206,17 @@ class TrickPlay(PidorState):
                 self._take_prikup(s, events)  # P15: only at the end of a trick
             else:
                 self._leave(s, events)
-        self.quiet_tricks = self.quiet_tricks + 1 if not discarded and len(self.order) == gone else 0
+        progress = bool(discarded) or len(self.order) > gone  # T13b: a card to the discard, or a player out
+        self.quiet_tricks = 0 if progress else self.quiet_tricks + 1
         self.trick_moves = 0  # the trick has ended: it was not endless
         if self._check_end(events):
             return events
+        if self.T13:
+            self.next_leader = leader
+            self.units.end(progress)
+            self._stalled(events)
+            if self.result is not None:
+                return events
         self._start_trick(leader, events)
         return events
 
@@ -234,12 +242,20 @@ class TrickPlay(PidorState):
         table neither fills nor empties); the same draw ends that loop."""
         return self.phase == TRICKS and self.trick_moves >= QUIET_TRICKS * self.trick_size
 
+    def _stall(self, reason: str, events: list[Event]) -> None:
+        """T13: the game ends as a draw (``reason``: ``repetition``, ``quiet`` or ``units``);
+        those out keep their places, the rest share the last; the mark stays where it is."""
+        self.result = {"loser": None, "draw": True, "order": list(self.order), "stalled": reason}
+        self.phase = OVER
+        self.turn = None
+        events.append({"type": "game_over", "result": {**self.result, "order": list(self.order)}})
+
     def _check_end(self, events: list[Event]) -> bool:
-        """P16: one player left with cards is the pidor; nobody: a draw. P16a: after
-        ``QUIET_TRICKS`` tricks in a row with nothing discarded and nobody out, a draw
-        (the mark stays where it is: a draw has no loser to give it to, T7)."""
+        """P16: one player left with cards is the pidor; nobody: a draw. (Engine pidor-2,
+        P16a: after ``QUIET_TRICKS`` tricks in a row with nothing discarded and nobody out,
+        a draw; the mark stays where it is: a draw has no loser to give it to, T7.)"""
         left = [s for s in range(self.players) if not self._out[s]]
-        if len(left) > 1 and self.quiet_tricks < QUIET_TRICKS and not self._endless():
+        if len(left) > 1 and (self.T13 or (self.quiet_tricks < QUIET_TRICKS and not self._endless())):
             return False
         loser = left[0] if len(left) == 1 else None
         # ``order``: the seats that went out, first out first (the loser is not in it).
