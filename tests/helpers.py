@@ -53,6 +53,15 @@ def announced_port(lines, pattern: str) -> int | None:
     return None
 
 
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
 def read_frame(sock: socket.socket) -> dict:
     """One whole frame off a blocking socket (for tests of a server in a subprocess)."""
     buf = b""
