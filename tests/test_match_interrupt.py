@@ -56,7 +56,8 @@ def test_a_bot_that_never_says_hello_is_reported_and_ctrl_c_ends_the_match_and_i
     out, err = interrupt(match)
     assert match.returncode == 130, err
     *waits, last = err.splitlines()
-    assert last == f"interrupted after 0 of 2 games; continue with --resume {results} (the same options)"
+    assert re.fullmatch(rf"interrupted after 0 of 2 games; continue with --resume {re.escape(str(results))} --seed "
+                        r"[0-9a-f]{16} and the same other options", last), last
     assert all(w.startswith("game 1, seat ") for w in waits), err  # (more of the same report, if it was slow)
     assert out == ""
     bot = int(said.group(3))
@@ -66,13 +67,11 @@ def test_a_bot_that_never_says_hello_is_reported_and_ctrl_c_ends_the_match_and_i
     assert not alive(bot) and not alive(child)
 
 
-@pytest.mark.parametrize("concurrency,keep", [(2, True), (1, False)])
-def test_ctrl_c_stops_in_process_games_with_one_line_and_no_worker_left(tmp_path, concurrency, keep):
-    """In worker processes (``--concurrency 2``) or in the runner's own: one line, exit 130,
-    the games finished are in ``--results``; without it, the line says how to keep them."""
-    results = tmp_path / "r.jsonl"
+def play_then_interrupt(tmp_path: Path, concurrency: int, *args: str) -> tuple[subprocess.Popen, str, set[int]]:
+    """Start an in-process match of 100,000 games, SIGINT it once each of its
+    ``concurrency`` processes has played; the match, its one line and the pids that played."""
     match = start(tmp_path, "--players", "4", "--games", "100000", "--concurrency", str(concurrency),
-                  "--seat", "py:my_policies:Announcer", *(["--results", str(results)] if keep else []))
+                  "--seat", "py:my_policies:Announcer", *args)
     players = set()
     while len(players) < concurrency:
         line = match.stderr.readline()
@@ -84,12 +83,29 @@ def test_ctrl_c_stops_in_process_games_with_one_line_and_no_worker_left(tmp_path
     out, err = interrupt(match)
     assert match.returncode == 130, err
     assert "Traceback" not in err and "ForkPoolWorker" not in err and "Aborted" not in err, err
-    [line] = err.splitlines()
-    if keep:
-        done = len(results.read_text().splitlines())
-        assert line == f"interrupted after {done} of 100000 games; continue with --resume {results} (the same options)"
-    else:
-        assert re.fullmatch(r"interrupted after \d+ of 100000 games; they are not kept: give --results FILE to "
-                            r"continue a match later with --resume FILE", line), line
     assert out == ""
+    [line] = err.splitlines()
+    return match, line, players
+
+
+@pytest.mark.parametrize("concurrency", [2, 1])
+def test_ctrl_c_stops_in_process_games_with_one_line_and_no_worker_left(tmp_path, concurrency):
+    """In worker processes (``--concurrency 2``) or in the runner's own: one line, exit 130,
+    no worker left; the games finished are in ``--results``, and the line's ``--resume`` and
+    ``--seed`` continue the match."""
+    results = tmp_path / "r.jsonl"
+    match, line, players = play_then_interrupt(tmp_path, concurrency, "--results", str(results))
     assert not [pid for pid in players if pid != match.pid and alive(pid)]
+    done = len(results.read_text().splitlines())
+    said = re.fullmatch(rf"interrupted after {done} of 100000 games; continue with --resume {re.escape(str(results))} "
+                        r"--seed ([0-9a-f]{16}) and the same other options", line)
+    assert said, line
+    _, again, _ = play_then_interrupt(tmp_path, concurrency, "--resume", str(results), "--seed", said.group(1))
+    more = int(re.match(r"interrupted after (\d+) of 100000", again).group(1))  # (not a usage error: the same match)
+    assert more == len(results.read_text().splitlines()) >= done
+
+
+def test_ctrl_c_without_results_says_how_to_keep_them(tmp_path):
+    _, line, _ = play_then_interrupt(tmp_path, 1)
+    assert re.fullmatch(r"interrupted after \d+ of 100000 games; they are not kept: give --results FILE to "
+                        r"continue a match later with --resume FILE", line), line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import time
 
@@ -31,12 +32,14 @@ def _seat_seed(text: str) -> bytes | None:
     return data
 
 
-def _interrupted(e: MatchInterrupted) -> str:
-    """The one line Ctrl-C leaves: how far the match got, and how to go on."""
+def _interrupted(e: MatchInterrupted, seed: str) -> str:
+    """The one line Ctrl-C leaves: how far the match got, and how to go on (the seed too:
+    without --seed it was drawn at random)."""
     if e.results is None:
         return (f"interrupted after {e.done} of {e.total} games; they are not kept: give --results FILE to "
                 "continue a match later with --resume FILE")
-    return f"interrupted after {e.done} of {e.total} games; continue with --resume {e.results} (the same options)"
+    return (f"interrupted after {e.done} of {e.total} games; continue with --resume {shlex.quote(str(e.results))} "
+            f"--seed {shlex.quote(seed)} and the same other options")
 
 
 def _listen(text: str) -> tuple[str, int]:
@@ -114,7 +117,7 @@ def match(game, players, games, deck, hard, variant, teams, seed, specs, named, 
     \b
     Exit status: 0 done; 1 failed; 2 usage error; 3 an entrant forfeited its first
     --max-forfeits games (its stderr's last line is shown); 130 interrupted (Ctrl-C: the
-    games done are in --results, to continue with --resume)."""
+    games done are in --results: the line says how to continue)."""
     if seed is None:
         seed = os.urandom(8).hex()
     entrants = []
@@ -156,7 +159,7 @@ def match(game, players, games, deck, hard, variant, teams, seed, specs, named, 
         if bar is not None:
             bar.__exit__(None, None, None)
             bar = None
-        click.echo(_interrupted(e), err=True)
+        click.echo(_interrupted(e, seed), err=True)
         sys.exit(130)
     except MatchError as e:
         raise click.UsageError(str(e)) from None
