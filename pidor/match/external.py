@@ -95,7 +95,17 @@ class MatchLimits(Limits):
 
 class MatchLobby(Lobby):
     """The lobby of the match's server: a token seats its player at the match's tables
-    and opens or watches none."""
+    and opens or watches none. It counts the connections closed for saying no hello in
+    time (what the runner reports while it waits for a bot)."""
+
+    def __init__(self, server, limits) -> None:
+        super().__init__(server, limits)
+        self.hello_timeouts = 0
+
+    def gone(self, conn) -> None:
+        if conn.player is None and conn.fatal_code == "hello_timeout":
+            self.hello_timeouts += 1
+        super().gone(conn)
 
     def request(self, conn, msg: dict, rid) -> None:
         kind = msg.get("type")
@@ -524,21 +534,28 @@ class Hub:
         return False
 
     async def _report(self, inst: Instance, game: int, seat: int, since: float) -> None:
-        """Say on stderr what the match waits for, every REPORT_EVERY seconds."""
+        """Say on stderr what the match waits for, every REPORT_EVERY seconds: whom, what
+        the server sees (connections without a hello, or closed for saying none in time),
+        and how long yet."""
         e = inst.entrant
+        lobby = self.server.lobby
+        closed_before = lobby.hello_timeouts
         while True:
             await trio.sleep(REPORT_EVERY)
             waited = trio.current_time() - since
-            silent = sum(1 for c in self.server.connections if c.player is None and not c.closed)
             if e.kind == "cmd":
                 who = f"{e.name} (pid {inst.program.pid})" if inst.program is not None else e.name
                 what = f"{who} to say hello with its token"
             else:
                 what = f"{e.name} (tcp:) to connect to {self.host}:{self.port} and say hello with its token"
+            silent = sum(1 for c in self.server.connections if c.player is None and not c.closed)
+            closed = lobby.hello_timeouts - closed_before
+            seen = [f"{n} connection{'s' if n != 1 else ''} {said}" for n, said in (
+                (silent, "to the match's server said no hello yet"),
+                (closed, f"closed for saying none within {self.server.limits.HELLO_TIMEOUT:g} s")) if n]
             log.warning("game %d, seat %d: waiting %.0f s for %s; %s; it forfeits the game (absent) in %.0f s",
                         game + 1, seat, waited, what,
-                        f"{silent} connection{'s' if silent != 1 else ''} to the match's server said no hello yet"
-                        if silent else "every connection to the match's server has said hello",
+                        ", ".join(seen) or "no connection to the match's server waits for a hello",
                         max(0.0, CONNECT_TIME - waited))
 
     async def _rejoin(self, nursery: trio.Nursery, table: MatchTable, plan: Planned, chosen: list) -> None:
