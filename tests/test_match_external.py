@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import alive, announced_port
+from helpers import announced_port, ended
 
 from pidor.client import Client, ServerError
 from pidor.gamelog.reader import read_log
@@ -151,7 +151,7 @@ def test_what_a_bot_forks_ends_with_it(tmp_path):
     children = [int(pid) for pid in re.findall(r"forked (\d+)", err)]
     bots = [int(pid) for pid in re.findall(r"^pid (\d+)", err, re.M)]
     assert children and bots
-    assert not [pid for pid in children + bots if alive(pid)]
+    assert all(ended(pid) for pid in children + bots)
 
 
 def test_a_flooding_bot_s_stderr_is_cut_to_its_head_and_tail(tmp_path):

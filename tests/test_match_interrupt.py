@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import alive
+from helpers import ended
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": f"{ROOT / 'tests/bots'}:{ROOT}"}
@@ -64,7 +64,7 @@ def test_a_bot_that_never_says_hello_is_reported_and_ctrl_c_ends_the_match_and_i
     log = (tmp_path / "err" / "silent.stderr").read_text()
     child = int(re.search(r"forked (\d+)", log).group(1))
     assert f"pid {bot}" in log
-    assert not alive(bot) and not alive(child)
+    assert ended(bot) and ended(child)
 
 
 def play_then_interrupt(tmp_path: Path, concurrency: int, *args: str) -> tuple[subprocess.Popen, str, set[int]]:
@@ -95,7 +95,7 @@ def test_ctrl_c_stops_in_process_games_with_one_line_and_no_worker_left(tmp_path
     ``--seed`` continue the match."""
     results = tmp_path / "r.jsonl"
     match, line, players = play_then_interrupt(tmp_path, concurrency, "--results", str(results))
-    assert not [pid for pid in players if pid != match.pid and alive(pid)]
+    assert all(ended(pid) for pid in players if pid != match.pid)
     done = len(results.read_text().splitlines())
     said = re.fullmatch(rf"interrupted after {done} of 100000 games; continue with --resume {re.escape(str(results))} "
                         r"--seed ([0-9a-f]{16}) and the same other options", line)
