@@ -21,6 +21,7 @@ from __future__ import annotations
 import collections
 import itertools
 import math
+import os
 import select
 import socket
 import struct
@@ -508,6 +509,16 @@ class Client:
         self._inbox: collections.deque[dict] = collections.deque()
         self._posted: dict[int, dict] = {}  # id -> request sent without waiting
         self._fatal: ServerError | None = None
+
+    @classmethod
+    def from_env(cls, name: str = "bot", **kwargs) -> Client:
+        """A client for the seat ``pidor match`` or ``pidor conform`` launched this program
+        for: ``PIDOR_HOST``, ``PIDOR_PORT`` and ``PIDOR_TOKEN`` from the environment (where
+        unset: 127.0.0.1, 7777 and a new player). With the token, ``connect()``'s welcome
+        names the table it is seated at: no ``join``."""
+        env = os.environ
+        return cls(env.get("PIDOR_HOST") or "127.0.0.1", int(env.get("PIDOR_PORT") or 7777), name,
+                   env.get("PIDOR_TOKEN") or None, **kwargs)
 
     # -- connection --
 

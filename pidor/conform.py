@@ -15,24 +15,23 @@ game at a real in-process server on a free loopback port, behind a relay
 * ``reconnect``: the kit closes the bot's connection; it must come back with its token;
 * ``forward``: unknown fields, message types and event types.
 
-The bot is started with the relay's address (``{host}`` and ``{port}`` in the command are
-replaced; a command without them gets ``--host HOST --port PORT`` appended). It must join
-the open table it finds there (the kit's seat 0 is the host and starts the game) and play
-at least one game. The kit ends the bot's process once its game is over.
+The bot is launched exactly as ``pidor match`` launches a ``cmd:`` entrant
+(:mod:`pidor.match.launch`): its player is seated at seat 1 before it starts, and it gets
+the relay's address, the table, the seat and the token as ``PIDOR_HOST`` … ``PIDOR_TOKEN``
+in its environment and as ``{host}`` … ``{token}`` in its command. Its ``hello`` with the
+token puts it at its seat (no ``join``); the kit's seat 0, the host, starts the game once
+it is there. The kit ends the bot's process group once its game is over, and keeps the last
+lines of its stderr to show when a check fails.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 
@@ -42,7 +41,10 @@ import trio
 from .conform_checks import CHECKS, Result, run_checks
 from .conform_relay import Record, Relay
 from .games import GAME_IDS, game_class
+from .match.launch import Stderr, check_command, launch, telling_lines
 from .server.app import Server
+from .server.runner import TableRunner
+from .server.seating import server_options
 from .server.store import Store
 from .server.testing import Client, connect
 
@@ -59,9 +61,11 @@ class Scenario:
     false_call: bool = False  # the kit's seat calls the bot's first callable action (an honest one: T5)
 
 
-#: The kit's seat is 0; built-in bots take the last seats (PROTOCOL.md §4), so the one
-#: seat left open, which the bot under test takes, is 1.
+#: The kit's seat is 0; built-in bots take the last seats (PROTOCOL.md §4), and the bot
+#: under test is seated at 1.
 KIT_SEAT, BOT_SEAT = 0, 1
+#: Lines of a bot's stderr shown under a failed check.
+SHOWN_LINES = 8
 CHEATER = "builtin:random:cheat=0.25"
 
 
@@ -98,29 +102,41 @@ def table_clocks(budget: float) -> dict:
     return {"vote_timeout": wait, "turn_timeout": wait, "bito_timeout": 2.0, "tutorial": False}
 
 
+def open_table(server: Server, scenario: Scenario, clocks: dict) -> tuple[int, str]:
+    """The scenario's table, its built-in bots in the last seats and the bot's player
+    seated at BOT_SEAT before it connects, as ``pidor match`` seats one: the table's id
+    and the player's token."""
+    options, bots = server_options({"game": scenario.game, "players": 2 + len(scenario.bots), "deck": scenario.deck,
+                                    "bots": list(scenario.bots), **clocks})
+    table_id = server.store.new_table(options["game"], options, None)
+    runner = TableRunner(server, table_id, options, bots)
+    player, token = server.store.new_player("conform-bot")
+    seat = runner.seats[BOT_SEAT]
+    seat.kind, seat.player, seat.name = "human", player, "conform-bot"  # (away until it says hello)
+    server.lobby.tables[table_id] = runner
+    server.lobby.seat(player, table_id)
+    server.run_table(runner)
+    return table_id, token
+
+
 class Host:
-    """The kit's own seat 0: creates the table, starts the game once the bot has joined,
+    """The kit's own seat 0: joins the table, starts the game once the bot is there,
     plays a random honest option, calls every action that broke a rule (it reads the
     server's table: it is part of the scripted server), and with ``false_call`` calls the
     bot's first callable action once. Votes «пидор»."""
 
-    def __init__(self, client: Client, scenario: Scenario, server: Server, rng: random.Random) -> None:
-        self.client, self.scenario, self.server, self.rng = client, scenario, server, rng
-        self.table: int | None = None
+    def __init__(self, client: Client, table: int, scenario: Scenario, server: Server, rng: random.Random) -> None:
+        self.client, self.table, self.scenario, self.server, self.rng = client, table, scenario, server, rng
         self.false_called = False
 
     @classmethod
-    async def open(cls, port: int, scenario: Scenario, server: Server, rng: random.Random, clocks: dict) -> Host:
+    async def open(cls, port: int, table: int, scenario: Scenario, server: Server, rng: random.Random) -> Host:
         client = await connect(port)
         await client.hello("conform-host")
-        options = {"game": scenario.game, "players": 2 + len(scenario.bots), "deck": scenario.deck,
-                   "bots": list(scenario.bots), **clocks}
-        joined = await client.request({"type": "create", "options": options})
+        joined = await client.request({"type": "join", "table": table, "seat": KIT_SEAT})
         if joined.get("type") != "joined":
-            raise RuntimeError(f"the kit could not create its table: {joined}")
-        host = cls(client, scenario, server, rng)
-        host.table = joined["table"]["id"]
-        return host
+            raise RuntimeError(f"the kit could not sit at its table: {joined}")
+        return cls(client, table, scenario, server, rng)
 
     async def play(self) -> None:
         c = self.client
@@ -130,7 +146,8 @@ class Host:
             kind = msg.get("type")
             if kind == "table" and not started:
                 info = msg["table"]
-                if info["state"] == "waiting" and all(s["kind"] != "vacant" for s in info["seats"]):
+                if info["state"] == "waiting" and all(s["kind"] != "vacant" and not s.get("away")
+                                                      for s in info["seats"]):
                     started = True
                     await c.send({"type": "start", "id": "start"})
             elif kind == "turn" and msg.get("seat") == KIT_SEAT and msg["options"]:
@@ -157,13 +174,6 @@ class Host:
         return False
 
 
-def bot_command(command: list[str], host: str, port: int) -> list[str]:
-    """The command with ``{host}`` and ``{port}`` filled in, or ``--host``/``--port`` added."""
-    if any("{host}" in a or "{port}" in a for a in command):
-        return [a.replace("{host}", host).replace("{port}", str(port)) for a in command]
-    return [*command, "--host", host, "--port", str(port)]
-
-
 def _seeds(label: str):
     counter = iter(range(1 << 62))
 
@@ -171,20 +181,6 @@ def _seeds(label: str):
         return hashlib.sha256(f"{label}:{next(counter)}".encode()).digest()[:n]
 
     return source
-
-
-async def _bot_process(argv: list[str], out) -> trio.Process:
-    return await trio.lowlevel.open_process(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
-
-
-def _end(process: trio.Process) -> None:
-    """End the bot's process and what it started (its own process group)."""
-    if process.returncode is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 async def _hosting(host: Host, record: Record) -> None:
@@ -196,45 +192,48 @@ async def _hosting(host: Host, record: Record) -> None:
 
 async def run_scenario(scenario: Scenario, command: list[str], *, seed: str = "conform", budget: float = 1.0,
                        timeout: float = 60.0) -> Record:
-    """Play one scenario: the bot (``command``, its address filled in) against a fresh
-    server; the record of it once the bot's game is over, the bot missed an answer it
-    owed, the bot exited, or ``timeout`` seconds passed."""
+    """Play one scenario: the bot (``command``, launched as ``pidor match`` launches one)
+    against a fresh server; the record of it once the bot's game is over, the bot missed
+    an answer it owed, the bot exited, or ``timeout`` seconds passed."""
     record = Record(scenario.name)
     began = time.monotonic()
     server = Server(Store(":memory:"), seed_source=_seeds(f"{seed}:{scenario.name}"))
-    with tempfile.TemporaryFile() as out:
-        async with trio.open_nursery() as nursery:
-            server_port = await nursery.start(server.run, "127.0.0.1", 0)
-            relay = Relay(record, scenario.twist, scenario.game, server, server_port)
-            port = await nursery.start(relay.serve)
-            rng = random.Random(f"{seed}:{scenario.name}:host")
-            host = await Host.open(server_port, scenario, server, rng, table_clocks(budget))
-            nursery.start_soon(_hosting, host, record)
-            process = await _bot_process(bot_command(command, "127.0.0.1", port), out)
+    stderr = Stderr()
+    async with trio.open_nursery() as nursery:
+        server_port = await nursery.start(server.run, "127.0.0.1", 0)
+        relay = Relay(record, scenario.twist, scenario.game, server, server_port)
+        port = await nursery.start(relay.serve)
+        record.table, token = open_table(server, scenario, table_clocks(budget))
+        record.seat, record.token = BOT_SEAT, token
+        rng = random.Random(f"{seed}:{scenario.name}:host")
+        host = await Host.open(server_port, record.table, scenario, server, rng)
+        nursery.start_soon(_hosting, host, record)
+        values = {"host": "127.0.0.1", "port": port, "table": record.table, "seat": BOT_SEAT, "token": token}
+        try:
+            program = await launch(nursery, command, values, stderr)
+        except OSError as e:
+            record.trouble = f"the bot could not be started: {e}"
+        else:
             try:
                 with trio.move_on_after(timeout) as scope:
                     async with trio.open_nursery() as waiting:
-                        async def exited() -> None:
-                            await process.wait()
-                            waiting.cancel_scope.cancel()
-
                         async def until(event: trio.Event) -> None:
                             await event.wait()
                             waiting.cancel_scope.cancel()
 
-                        waiting.start_soon(exited)
-                        waiting.start_soon(until, relay.results)
-                        waiting.start_soon(until, relay.missed)
+                        for event in (program.exited, relay.results, relay.missed):
+                            waiting.start_soon(until, event)
                 record.timed_out = scope.cancelled_caught
                 record.done = relay.results.is_set()
-                record.exit = process.returncode
+                record.exit = None if program.running else program.process.returncode
             finally:
-                _end(process)
+                program.end()
                 with trio.CancelScope(shield=True):
-                    await process.wait()
-            nursery.cancel_scope.cancel()
-        out.seek(0)
-        record.output = out.read()[-2000:].decode("utf-8", "replace")
+                    await program.exited.wait()
+                    with trio.move_on_after(1.0):  # (its pipe ends with it)
+                        await stderr.drained.wait()
+        nursery.cancel_scope.cancel()
+    record.stderr = list(stderr.lines)
     record.seconds = time.monotonic() - began
     return record
 
@@ -262,6 +261,18 @@ def _split(command: tuple[str, ...]) -> list[str]:
     if len(command) == 1 and " " in command[0].strip():
         return shlex.split(command[0])
     return list(command)
+
+
+def _stderr_of(results: list[Result], records: list[Record]) -> dict[tuple[str, ...], list[str]]:
+    """The last lines worth showing of the bot's stderr in the scenarios a check failed
+    in, each text once: lines -> the scenarios that ended with them."""
+    failed = {r.scenario for r in results if not r.passed}
+    out: dict[tuple[str, ...], list[str]] = {}
+    for rec in records:
+        lines = tuple(telling_lines(rec.stderr, SHOWN_LINES))
+        if rec.name in failed and lines:
+            out.setdefault(lines, []).append(rec.name)
+    return out
 
 
 def _plain(value):
@@ -296,13 +307,15 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
     """Check a bot against the protocol: run COMMAND against a scripted local server.
 
     \b
-    COMMAND starts the bot; {host} and {port} in it are replaced by the server's
-    address, else "--host HOST --port PORT" is appended. The bot must join the open
-    table it finds and play one game; the kit's seat is the host and starts it.
-    Examples:
+    COMMAND starts the bot as pidor match starts a cmd: entrant: seated at seat 1
+    before it starts, with PIDOR_HOST, PIDOR_PORT, PIDOR_TABLE, PIDOR_SEAT and
+    PIDOR_TOKEN in its environment ({host} {port} {table} {seat} {token} in COMMAND
+    are replaced too). Its hello with the token puts it at its seat (no join); it
+    plays one game, which the kit's seat 0 starts. A bot that plays matches passes
+    here, and the other way round. Examples:
       pidor conform python clients/python/random_bot.py
-      pidor conform -- node clients/js/random_bot.js --port {port}
-      pidor conform "clients/c/random_bot --host {host} --port {port}"
+      pidor conform -- node clients/js/random_bot.js --games 0
+      pidor conform "clients/c/random_bot --games 0"
 
     \b
     Checks: handshake; acting only on its own turn with the state guard (seq, once per
@@ -310,12 +323,17 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
     honestly after a conviction (T6); paying a mark (D12/P10); coming back after a
     dropped connection with its token; every game type and deck size; unknown fields,
     message and event types; the time budget. Each PASS or FAIL names the frame that
-    went wrong. Exit status: 0 when every check passes, 1 when one fails, 2 for a
-    command that cannot be run.
+    went wrong; the last lines of the bot's stderr follow where one failed. Exit
+    status: 0 when every check passes, 1 when one fails, 2 for a command that cannot
+    be run.
     """
     argv = _split(command)
     if shutil.which(argv[0]) is None:
         raise click.UsageError(f"cannot run {argv[0]!r}: no such program (or not executable)")
+    try:
+        check_command(tuple(argv))
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
     names = list(checks) or [name for name, _ in CHECKS]
     began = time.monotonic()
     results, records = trio.run(lambda: run_conform(argv, names, budget=budget, timeout=timeout, jobs=jobs,
@@ -327,7 +345,8 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
             "command": argv, "passed": passed, "seconds": round(seconds, 2), "budget": budget,
             "checks": [r.to_dict() for r in results],
             "scenarios": [{"name": r.name, "done": r.done, "seconds": round(r.seconds, 2), "timed_out": r.timed_out,
-                           "exit": r.exit, "frames": len(r.frames)} for r in records],
+                           "exit": r.exit, "frames": len(r.frames), "stderr": telling_lines(r.stderr, SHOWN_LINES)}
+                          for r in records],
         }, ensure_ascii=False, default=_plain))
     else:
         click.echo(f"pidor conform: {shlex.join(argv)} ({len(records)} games, {seconds:.1f} s)")
@@ -337,5 +356,9 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
             click.echo(f"{'PASS' if r.passed else 'FAIL'}  {r.name:<{width}}  {where}{r.detail}")
             if not r.passed and r.frame is not None:
                 click.echo(f"      {'':<{width}}  {_show(r.frame)}")
+        for lines, names in _stderr_of(results, records).items():
+            click.echo(f"the bot's stderr in {', '.join(names)} ends:")
+            for line in lines:
+                click.echo(f"      {line}")
         click.echo(f"{sum(r.passed for r in results)} of {len(results)} checks passed")
     sys.exit(0 if passed else 1)

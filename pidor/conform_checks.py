@@ -10,6 +10,7 @@ from typing import Callable
 
 from .client import PROTOCOL_VERSION
 from .conform_relay import UNKNOWN_EVENT, UNKNOWN_PUSH, Frame, Record
+from .match.launch import telling_line
 
 __all__ = ["CHECKS", "Result", "run_checks"]
 
@@ -60,8 +61,8 @@ def _gone(record: Record) -> str:
     """Why the bot stopped, as a tail for a detail."""
     if record.trouble:
         return f" (the kit failed: {record.trouble})"
-    last = record.output.strip().splitlines()[-1:] if record.output.strip() else []
-    said = f"; its last output: {last[0][:120]!r}" if last else ""
+    last = telling_line(record.stderr)
+    said = f"; its stderr: {last!r}" if last else ""
     if record.missed:
         return f" (the kit stopped the game there{said})"
     if record.exit is not None:
@@ -118,12 +119,18 @@ def check_handshake(records: list[Record], budget: float) -> str:
             raise Failure("its first message is not hello (§3)", rec, hello)
         if hello.msg.get("version") != PROTOCOL_VERSION:
             raise Failure(f"hello names version {hello.msg.get('version')!r}, not {PROTOCOL_VERSION!r}", rec, hello)
+        if hello.msg.get("token") != rec.token:
+            raise Failure("its hello has not the token it was given (PIDOR_TOKEN, or {token} in its command), "
+                          "which seats it (§5, tables of pidor match)", rec, hello)
         got = next((f for f in frames if f.dir == "s2c"), None)
         if got is None or _type(got) != "welcome":
             raise Failure("the server did not welcome it", rec, got or hello)
-        if not any(f.dir == "s2c" and _type(f) == "joined" for f in frames):
-            raise Failure("it never took the open seat (no joined)" + _gone(rec), rec, _last_got(rec))
-    return f"hello {PROTOCOL_VERSION} and a seat, in {len(records)} games"
+        elsewhere = next((f for f in sent if _type(f) == "create" or _type(f) == "join"
+                          and f.msg.get("table") != rec.table), None)
+        if elsewhere is not None:
+            raise Failure(f"sent {_type(elsewhere)} when its welcome named the table it is seated at (no join: "
+                          "§5, tables of pidor match)", rec, elsewhere)
+    return f"hello {PROTOCOL_VERSION} with the token it was given, in {len(records)} games"
 
 
 def check_turns(records: list[Record], budget: float) -> str:
@@ -293,7 +300,7 @@ def check_reconnect(records: list[Record], budget: float) -> str:
     drop = next((f for f in rec.frames if f.dir == "drop"), None)
     if drop is None:
         raise Failure("the game ended before the kit closed the connection" + _gone(rec), rec, _last_got(rec))
-    token = next((f.msg.get("token") for f in conns[0] if _type(f) == "welcome"), None)
+    token = rec.token
     if len(conns) < 2:
         raise Failure("never came back after the kit closed its connection" + _gone(rec), rec, drop)
     again = conns[1]
@@ -363,7 +370,7 @@ def check_budget(records: list[Record], budget: float) -> str:
 
 #: (name, what it checks, function), in the order of the report.
 CHECKS: list[tuple[str, str]] = [
-    ("handshake", "hello with the protocol version, then a seat"),
+    ("handshake", "hello with the protocol version and the token it was given"),
     ("turns", "acts only on its own turn, with the state guard"),
     ("rearm", "re-arms after stale and after refusals"),
     ("windows", "answers call windows"),

@@ -40,10 +40,11 @@ class Record:
     frames: list[Frame] = field(default_factory=list)
     seat: int | None = None  # the bot's seat
     table: int | None = None
+    token: str | None = None  # the token the bot was given (it is seated for it)
     connections: int = 0
     done: bool = False  # the bot was sent its game's results
     exit: int | None = None  # the bot's exit status, when it ended by itself
-    output: str = ""  # the tail of what the bot printed
+    stderr: list[str] = field(default_factory=list)  # the last lines of its stderr
     seconds: float = 0.0
     timed_out: bool = False
     missed: bool = False  # the kit stopped the game when the bot missed what it owed (or got a fatal error)

@@ -50,9 +50,8 @@ from pidor.match import run_match  # noqa: E402
 
 #: The external bots: the Python SDK's sample bot (the goal's), or the C one.
 BOTS = {
-    "python": (f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} "
-               "--games 0 --seed {seat} --stats"),
-    "c": f"cmd:{ROOT / 'clients/c/random_bot'} --port {{port}} --token {{token}} --games 0 --seed {{seat}}",
+    "python": f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --games 0 --seed {{seat}} --stats",
+    "c": f"cmd:{ROOT / 'clients/c/random_bot'} --games 0 --seed {{seat}}",
 }
 TRAFFIC = re.compile(r"traffic: received (\d+) frames \((\d+) bytes\), sent (\d+) frames \((\d+) bytes\)")
 

@@ -1,14 +1,17 @@
 """A bot with flaws to order, for the tests of ``pidor conform``: each ``--flaw`` breaks one
 rule of PROTOCOL.md that a check of the kit enforces. Without flaws it plays correctly
 (a second implementation beside the SDK, written from the document with sockets and
-msgpack only). It joins the first open table and plays one game.
+msgpack only). It says hello with the token it was given (``PIDOR_TOKEN``, as ``pidor
+match`` and ``pidor conform`` give it, at ``PIDOR_HOST``:``PIDOR_PORT``), which seats it,
+and plays one game.
 
-    python tests/conform_broken_bot.py --port 7777 --flaw no-vote --flaw slow
+    PIDOR_PORT=7777 PIDOR_TOKEN=... python tests/conform_broken_bot.py --flaw no-vote --flaw slow
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import socket
 import struct
@@ -30,6 +33,7 @@ FLAWS = {
     "strict": "quits on a message field or type it does not know",
     "slow": "thinks 1.5 s before its first action",
     "pidor-only": "quits at a table of another game than pidor",
+    "own-table": "asks for a table of its own though the welcome named the one it is seated at",
 }
 KNOWN_FIELDS = {"type", "id", "seq", "table", "seat", "event", "options", "deadline", "code", "message", "fatal",
                 "rule", "version", "server", "player", "name", "token", "tables", "total", "next", "view", "info",
@@ -43,9 +47,9 @@ class Dropped(Exception):
 
 
 class Bot:
-    def __init__(self, host: str, port: int, flaws: set[str]) -> None:
+    def __init__(self, host: str, port: int, token: str, flaws: set[str]) -> None:
         self.host, self.port, self.flaws = host, port, flaws
-        self.token = None
+        self.token = token
         self.seat = None
         self.ids = iter(range(1, 1 << 30))
         self.acted = None  # (request id, seq) of our last action
@@ -95,18 +99,12 @@ class Bot:
         kind = msg.get("type")
         if "strict" in self.flaws and (kind not in KNOWN_TYPES or set(msg) - KNOWN_FIELDS):
             sys.exit(f"unknown message: {msg}")
-        if kind == "welcome":
-            self.token = msg.get("token", self.token)
-            if msg.get("table") is None:
-                self.send({"type": "list", "id": next(self.ids), "open": True})
-        elif kind == "tables":
-            self.send({"type": "join", "id": next(self.ids), "table": msg["tables"][0]["id"]})
-        elif kind == "joined":
-            self.seat = msg["seat"]
-            if "pidor-only" in self.flaws and msg["table"]["game"] != "pidor":
-                sys.exit("I only play pidor")
+        if kind == "welcome" and "own-table" in self.flaws:
+            self.send({"type": "create", "id": next(self.ids), "options": {"game": "pidor", "players": 2, "bots": 1}})
         elif kind == "snapshot":
             self.seat = msg["seat"]
+            if "pidor-only" in self.flaws and msg["info"]["game"] != "pidor":
+                sys.exit("I only play pidor")
         elif kind == "error" and self.acted and msg.get("id") == self.acted[0] and "no-rearm" not in self.flaws:
             self.acted = None  # our last action was refused: act on the turn that follows
         elif kind == "turn" and msg.get("seat") == self.seat:
@@ -158,11 +156,10 @@ class Bot:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=7777)
     p.add_argument("--flaw", action="append", default=[], choices=sorted(FLAWS))
     args = p.parse_args()
-    return Bot(args.host, args.port, set(args.flaw)).play()
+    env = os.environ
+    return Bot(env["PIDOR_HOST"], int(env["PIDOR_PORT"]), env["PIDOR_TOKEN"], set(args.flaw)).play()
 
 
 if __name__ == "__main__":

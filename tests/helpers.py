@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import select
 import socket
 import sqlite3
 
@@ -53,6 +55,29 @@ def announced_port(lines, pattern: str) -> int | None:
         if m:
             return int(m.group(1))
     return None
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def ended(pid: int, within: float = 10.0) -> bool:
+    """Whether process ``pid`` has ended or ends within ``within`` seconds (it may be dying:
+    SIGKILL takes effect a moment after it is sent). Waits on the process's exit, not on
+    the clock."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    try:
+        return bool(select.select([fd], [], [], within)[0]) or not alive(pid)
+    finally:
+        os.close(fd)
 
 
 def read_frame(sock: socket.socket) -> dict:

@@ -1,12 +1,14 @@
 """``pidor conform``: a deliberately broken bot (tests/conform_broken_bot.py) fails the
 check each of its flaws breaks and passes the others its game reaches; the command's
-usage. The sample bots in all three languages are checked in test_sample_bots.py.
+usage; it launches a bot exactly as ``pidor match`` does. The sample bots in all three
+languages are checked in test_sample_bots.py.
 
 Each scenario is a real game: a server on a free loopback port, the relay, the bot as a
 child process; nothing sleeps, every wait is for the bot or the server."""
 
 from __future__ import annotations
 
+import json
 import pathlib
 import sys
 
@@ -15,9 +17,10 @@ import trio
 from click.testing import CliRunner
 
 from pidor.cli import main
-from pidor.conform import SCENARIOS, bot_command, run_scenario
+from pidor.conform import SCENARIOS, run_scenario
 from pidor.conform_checks import run_checks
 from pidor.conform_relay import Record, Relay
+from pidor.match.command import match
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BROKEN = [sys.executable, str(ROOT / "tests" / "conform_broken_bot.py")]
@@ -37,6 +40,8 @@ FLAWS = {
     "strict": ("forward", "forward", "stopped playing among unknown fields", []),
     "slow": ("pidor-36", "budget", "to answer; the budget is 1.0 s", ["handshake", "turns", "windows", "courts", "games"]),
     "pidor-only": ("podkidnoy-36", "games", "did not play podkidnoy-36 to its end", ["handshake"]),
+    "own-table": ("pidor-36", "handshake", "sent create when its welcome named the table it is seated at",
+                  ["turns", "games"]),
 }
 
 
@@ -64,10 +69,24 @@ async def test_each_flaw_of_the_broken_bot_fails_its_check_and_no_other():
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_bot_is_told_where_the_server_is():
-    assert bot_command(["bot", "--port", "{port}", "{host}:{port}"], "127.0.0.1", 5) == ["bot", "--port", "5",
-                                                                                        "127.0.0.1:5"]
-    assert bot_command(["bot", "-v"], "127.0.0.1", 5) == ["bot", "-v", "--host", "127.0.0.1", "--port", "5"]
+def test_the_kit_launches_a_bot_as_a_match_does(tmp_path):
+    """Issue 21 §3: the same environment, the same placeholders, a process group of its
+    own, seated before it starts: one launcher (pidor.match.launch) for both."""
+    command = [sys.executable, str(ROOT / "tests/bots/bad_bot.py"), "launch", "{host}", "{port}", "{table}",
+               "{seat}", "{token}"]
+    record = trio.run(lambda: run_scenario(SCENARIO["pidor-36"], command, timeout=30))
+    assert record.done, record.stderr
+    r = CliRunner().invoke(match, ["--players", "2", "--games", "1", "--entrant", "b=cmd:" + " ".join(command),
+                                   "--stderr", str(tmp_path), "--json"])
+    assert r.exit_code == 0, r.output
+    assert {e["name"]: e["forfeits"] for e in json.loads(r.stdout)["entrants"]}["b"] == 0
+    launches = {"conform": record.stderr, "match": (tmp_path / "b.stderr").read_text().splitlines()}
+    for who, lines in launches.items():
+        how = json.loads(next(line for line in lines if line.startswith("launched "))[len("launched "):])
+        env = how["env"]
+        assert {"PIDOR_HOST", "PIDOR_PORT", "PIDOR_SEAT", "PIDOR_TABLE", "PIDOR_TOKEN"} <= set(env), who
+        assert how["argv"] == [env[f"PIDOR_{k}"] for k in ("HOST", "PORT", "TABLE", "SEAT", "TOKEN")], who
+        assert how["own_group"], who
 
 
 def test_a_failed_check_names_the_frame_and_exits_1():

@@ -12,6 +12,7 @@ from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.match import run_match
 from pidor.match.command import match
+from pidor.match.runner import _ForfeitWatch
 from pidor.server import store
 
 SPEC = "builtin:random:cheat=0.1,attention=0.5,false_call=0.01"
@@ -191,3 +192,24 @@ def test_tokens_never_look_like_options(monkeypatch):
     drawn = iter(["-starts-with-a-dash", "fine-token"])
     monkeypatch.setattr(store.secrets, "token_urlsafe", lambda n: next(drawn))
     assert store.new_token() == "fine-token"
+
+
+def _game(seating: list[str], forfeits: list[tuple[int, str]]) -> dict:
+    return {"seating": seating, "forfeits": [{"seat": s, "reason": r} for s, r in forfeits]}
+
+
+def test_max_forfeits_counts_an_entrant_s_first_games_in_a_row():
+    """Issue 21 §2: the match stops once an entrant has forfeited every one of its first N
+    games (a seat of a game is a game, as in the summary); one game it played through
+    clears it for good; 0 never stops."""
+    watch = _ForfeitWatch(3)
+    assert not watch.add(_game(["a", "b"], [(0, "crash")]))
+    assert not watch.add(_game(["b", "a"], []))  # a played a game through
+    assert not any(watch.add(_game(["a", "b"], [(0, "timeout")])) for _ in range(5))
+    watch = _ForfeitWatch(3)
+    assert not watch.add(_game(["a", "a", "b"], [(0, "absent"), (1, "absent")]))
+    assert watch.add(_game(["b", "a", "b"], [(1, "crash")]))
+    assert watch.failed == "a"
+    assert watch.message({}).startswith("stopped: a forfeited its first 3 games (absent 2, crash 1). Fix it")
+    never = _ForfeitWatch(0)
+    assert not any(never.add(_game(["a", "b"], [(0, "absent")])) for _ in range(10))

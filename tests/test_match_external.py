@@ -1,8 +1,11 @@
 """`pidor match` with external programs (issue 9 items 1 and 2): ``cmd:`` entrants play on
 a local server, stay seated from game to game (across tables and seats), and a bot that
 crashes, hangs or sends garbage forfeits its game to an honest stand-in; the match goes on
-and every game is recorded and logged. These tests launch real processes; the hang is
-found by the server's turn clock (``--move-time 0.5``), the only real time they wait."""
+and every game is recorded and logged. Issue 21: the summary says why each forfeited and
+how its stderr ends; a bot that forfeits its first games stops the match (exit 3); a bot's
+children end with it; its stderr file is capped; its token gives it its seat and nothing
+more. These tests launch real processes; the hang is found by the server's turn clock
+(``--move-time 0.5``), the only real time they wait."""
 
 from __future__ import annotations
 
@@ -12,24 +15,32 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
-from helpers import announced_port
+from helpers import announced_port, ended
 
+from pidor.client import Client, ServerError
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.match.command import match
+from pidor.match.launch import STDERR_HEAD, STDERR_TAIL
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --port {{port}} --token {{token}} --games 0"
-BAD = f"cmd:{sys.executable} {ROOT / 'tests/bots/bad_bot.py'} {{mode}} --port {{{{port}}}} --token {{{{token}}}}"
+# (the bot finds its server and token in PIDOR_HOST, PIDOR_PORT and PIDOR_TOKEN)
+SAMPLE = f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --games 0"
+BAD = f"cmd:{sys.executable} {ROOT / 'tests/bots/bad_bot.py'} {{mode}}"
+
+
+def invoke(tmp_path, *args: str):
+    return CliRunner().invoke(match, [*args, "--seed", "ext", "--logs", str(tmp_path / "logs"),
+                                                      "--stderr", str(tmp_path / "err"), "--results",
+                                                      str(tmp_path / "results.jsonl"), "--json"])
 
 
 def run(tmp_path, *args: str) -> tuple[dict, list[dict]]:
-    results = tmp_path / "results.jsonl"
-    r = CliRunner().invoke(match, [*args, "--seed", "ext", "--logs", str(tmp_path / "logs"), "--stderr",
-                                   str(tmp_path / "err"), "--results", str(results), "--json"])
+    r = invoke(tmp_path, *args)
     assert r.exit_code == 0, r.output
-    return json.loads(r.output), [json.loads(line) for line in results.read_text().splitlines()]
+    return json.loads(r.stdout), [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
 
 
 def verified(record: dict) -> dict:
@@ -88,6 +99,100 @@ def test_bots_that_crash_hang_or_send_garbage_forfeit_and_the_match_goes_on(tmp_
     assert {e["name"]: e["forfeits"] for e in summary["entrants"]} == {n: 2 for n in reasons}
     for name in reasons:  # each bot's stderr, in its entrant's file, from both launches
         assert (tmp_path / "err" / f"{name}.stderr").read_text().count(f"misbehaving: {name}") == 2
+    # Issue 21: why each forfeited, where its stderr is and what it said last.
+    rows = {e["name"]: e for e in summary["entrants"]}
+    assert {n: rows[n]["forfeit_reasons"] for n in reasons} == {n: {why: 2} for n, why in reasons.items()}
+    assert {n: rows[n]["stderr"] for n in reasons} == {n: str(tmp_path / "err" / f"{n}.stderr") for n in reasons}
+    assert rows["crash"]["stderr_last"] == "misbehaving: crash" and rows["hang"]["stderr_last"] == "misbehaving: hang"
+
+
+def test_a_bot_that_cannot_start_stops_the_match_with_exit_3_and_its_stderr(tmp_path):
+    """Issue 21 §2: a program that cannot start forfeits every game to the stand-in; it is
+    no player to rate. It forfeits its first 3 games (--max-forfeits' default) and the
+    match stops, exit 3, with one line naming it, why and its stderr's last line."""
+    missing = tmp_path / "nosuchfile.py"
+    r = invoke(tmp_path, "--players", "2", "--games", "10", "--entrant", f"bad=cmd:{sys.executable} {missing}",
+               "--seat", "builtin:random")
+    assert r.exit_code == 3, r.output
+    assert r.stdout == ""
+    [line] = r.stderr.splitlines()
+    assert line.startswith("Error: stopped: bad forfeited its first 3 games (absent 3); its stderr ("
+                           f"{tmp_path / 'err' / 'bad.stderr'}): ") and "can't open file" in line, line
+    assert "--max-forfeits 0" in line
+    records = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
+    assert len(records) == 3 and all(x["forfeits"] == [{"seat": x["seating"].index("bad"), "reason": "absent"}]
+                                     for x in records)
+
+
+def test_max_forfeits_0_plays_on_and_the_summary_says_why(tmp_path):
+    missing = tmp_path / "nosuchfile.py"
+    r = invoke(tmp_path, "--players", "2", "--games", "4", "--max-forfeits", "0",
+               "--entrant", f"bad=cmd:{sys.executable} {missing}", "--seat", "builtin:random")
+    assert r.exit_code == 0, r.output
+    bad = {e["name"]: e for e in json.loads(r.stdout)["entrants"]}["bad"]
+    assert bad["forfeits"] == 4 and bad["forfeit_reasons"] == {"absent": 4}
+    assert bad["stderr"] == str(tmp_path / "err" / "bad.stderr") and "can't open file" in bad["stderr_last"]
+    text = CliRunner().invoke(match, ["--players", "2", "--games", "4", "--max-forfeits", "0",
+                                                      "--entrant", f"bad=cmd:{sys.executable} {missing}",
+                                                      "--stderr", str(tmp_path / "err2")])
+    assert text.exit_code == 0, text.output
+    said = next(line for line in text.stdout.splitlines() if line.startswith("bad: "))
+    assert said.startswith(f"bad: forfeits absent 4; stderr {tmp_path / 'err2' / 'bad.stderr'}, last line: ")
+    assert "can't open file" in said
+
+
+def test_what_a_bot_forks_ends_with_it(tmp_path):
+    """Issue 21 §8: each program runs in a process group of its own, and the whole group
+    is ended: a child it forked is not left running after the match."""
+    summary, records = run(tmp_path, "--players", "2", "--games", "2", "--entrant", f"fork={BAD.format(mode='fork')}",
+                           "--seat", "builtin:random")
+    assert all(r["forfeits"] == [] for r in records)
+    err = (tmp_path / "err" / "fork.stderr").read_text()
+    children = [int(pid) for pid in re.findall(r"forked (\d+)", err)]
+    bots = [int(pid) for pid in re.findall(r"^pid (\d+)", err, re.M)]
+    assert children and bots
+    assert all(ended(pid) for pid in children + bots)
+
+
+def test_a_flooding_bot_s_stderr_is_cut_to_its_head_and_tail(tmp_path):
+    """Issue 21 §8: a bot that writes megabytes to stderr fills no disk: its file keeps the
+    first STDERR_HEAD bytes and the last STDERR_TAIL, and says how much was cut."""
+    from bots.bad_bot import FLOOD, FLOOD_LINE
+
+    summary, records = run(tmp_path, "--players", "2", "--games", "1", "--entrant",
+                           f"flood={BAD.format(mode='flood')}", "--seat", "builtin:random")
+    assert records[0]["forfeits"] == []
+    data = (tmp_path / "err" / "flood.stderr").read_bytes()
+    head, marker, tail = re.split(rb"\n(\[pidor: \d+ bytes of stderr cut here[^\n]*\])\n", data)
+    assert len(head) == STDERR_HEAD and len(tail) == STDERR_TAIL
+    pid_line = data[:data.index(b"\n") + 1]
+    cut = len(pid_line) + FLOOD - STDERR_HEAD - STDERR_TAIL
+    assert marker.startswith(f"[pidor: {cut} bytes".encode())
+    assert head.startswith(pid_line + FLOOD_LINE.format(0).encode())
+    assert tail.endswith(FLOOD_LINE.format(FLOOD // 64 - 1).encode())
+    assert {e["name"]: e for e in summary["entrants"]}["flood"]["stderr_last"] == FLOOD_LINE.format(FLOOD // 64 - 1).strip()
+
+
+def test_a_seat_s_token_gives_that_seat_and_nothing_else_for_the_match_s_life(tmp_path):
+    """Issue 21 §8: with its token a bot plays the seats the match gives it. It cannot
+    open a table of its own, watch its table (a rotated match deals the same cards at
+    other tables) or seed the deal (the match's seed deals); after the match the token
+    opens nothing."""
+    summary, records = run(tmp_path, "--players", "2", "--games", "2", "--rotate", "--entrant",
+                           f"nosy={BAD.format(mode='intrude')}", "--seat", "builtin:random")
+    assert all(r["forfeits"] == [] for r in records) and all(verify(read_log(r["log"]), r["log"]).ok for r in records)
+    err = (tmp_path / "err" / "nosy.stderr").read_text()
+    for asked, code in (("create", "server_full"), ("watch", "spectators_full"), ("seed", "not_host")):
+        assert f"{asked}: {code}" in err, err
+    port, token = re.search(r"address (\d+) (\S+)", err).groups()
+    try:
+        Client("127.0.0.1", int(port), "late", token, timeout=5).connect()
+    except ServerError as e:  # (another server took the port meanwhile)
+        assert e.code == "unknown_token"
+    except OSError:
+        pass  # the match's server is gone
+    else:
+        pytest.fail("the token still worked after the match")
 
 
 def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):

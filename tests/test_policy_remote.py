@@ -79,7 +79,7 @@ async def test_the_sample_bot_plays_a_policy_and_refuses_a_bad_spec():
         assert lines[2].startswith("game 1 over:") and "I am seat 0" in lines[2]
         bad: list[str] = []
         code = await trio.to_thread.run_sync(lambda: random_bot.main(
-            ["--port", str(port), "--policy", "builtin:smart"], out=bad.append))
+            ["--port", str(port), "--policy", "builtin:smart"], out=bad.append, err=bad.append))
         from pidor.bots.specs import usage
         assert code == 2 and bad == [f"error: unknown seat spec 'builtin:smart': use {usage()}"]
         assert "builtin:random[:cheat=P,attention=P,false_call=P,acquit=P]" in bad[0]

@@ -97,12 +97,12 @@ def test_the_sample_bot_passes_every_check(conform_runs, bot):
 
 
 def test_the_sample_bots_of_every_language_play_a_match(tmp_path):
-    """Each sample bot can be a ``cmd:`` entrant of ``pidor match`` (it takes ``--token``
-    and, with ``--games 0``, stays seated from game to game): a rotated match of the three
-    has no forfeit and every log verifies."""
+    """Each sample bot, the command that passes ``pidor conform``, can be a ``cmd:`` entrant
+    of ``pidor match`` (it finds its server and token in the environment and, with ``--games
+    0``, stays seated from game to game): a rotated match of the three has no forfeit and
+    every log verifies."""
     _build()
-    seat = "--port {port} --token {token} --games 0"
-    entrants = [f"{name}=cmd:{' '.join(str(ROOT / a) if a.startswith('clients/') else a for a in command)} {seat}"
+    entrants = [f"{name}=cmd:{' '.join(str(ROOT / a) if a.startswith('clients/') else a for a in command)} --games 0"
                 for name, command in BOTS.items()]
     results = tmp_path / "results.jsonl"
     args = ["--players", "3", "--games", "6", "--rotate", "--seed", "langs", "--logs", str(tmp_path / "logs"),
@@ -116,3 +116,72 @@ def test_the_sample_bots_of_every_language_play_a_match(tmp_path):
     assert all(e["games"] == 6 and e["forfeits"] == 0 for e in summary["entrants"]), summary["entrants"]
     records = [json.loads(line) for line in results.read_text().splitlines()]
     assert len(records) == 6 and all(verify(read_log(x["log"]), x["log"]).ok for x in records)
+
+
+def _readme_bot(readme: str, marker: str, fence: str) -> str:
+    """The code block of ``readme`` that holds ``marker``."""
+    text = (ROOT / readme).read_text()
+    blocks = re.findall(rf"```{fence}\n(.*?)```", text, re.S)
+    return next(b for b in blocks if marker in b)
+
+
+def _example_commands(tmp_path: pathlib.Path) -> dict[str, list[str]]:
+    """The bot examples of clients/python/README.md and clients/js/README.md, as files."""
+    py = tmp_path / "my_bot.py"
+    py.write_text(_readme_bot("clients/python/README.md", "class MyBot(Bot)", "python"))
+    js = tmp_path / "my_bot.mjs"
+    js.write_text(_readme_bot("clients/js/README.md", "class MyBot extends Bot", "js"))
+    (tmp_path / "pidor_client.js").symlink_to(ROOT / "clients/js/pidor_client.js")  # (its packages: clients/js's)
+    return {"python": [sys.executable, str(py)], "js": ["node", str(js)]}
+
+
+def test_the_readme_bot_examples_pass_conform_and_play_a_match(tmp_path):
+    """Issue 21 §3: the READMEs' bot examples, as written, pass ``pidor conform`` and play a
+    ``pidor match`` without a forfeit: the kit and the match launch a bot alike."""
+    _build()
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'clients/python'}:{ROOT}"}
+    commands = _example_commands(tmp_path)
+    runs = {name: subprocess.Popen([sys.executable, "-m", "pidor.cli", "conform", "--json", "--budget", "3", "--",
+                                    *command], cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+            for name, command in commands.items()}
+    try:
+        for name, run in runs.items():
+            out, err = run.communicate(timeout=600)
+            report = json.loads(out)
+            failed = [f"{c['check']}: {c['scenario']}: {c['detail']}" for c in report["checks"] if not c["passed"]]
+            assert report["passed"], f"{name}: " + "\n".join(failed)
+    finally:
+        for run in runs.values():
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    args = ["--players", "3", "--games", "4", "--seed", "readme", "--json", "--stderr", str(tmp_path / "err")]
+    for name, command in commands.items():
+        args += ["--entrant", f"{name}=cmd:{' '.join(command)}"]
+    r = subprocess.run([sys.executable, "-m", "pidor.cli", "match", *args], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    rows = {e["name"]: e for e in json.loads(r.stdout)["entrants"]}
+    assert {n: (rows[n]["games"], rows[n]["forfeits"]) for n in commands} == {n: (4, 0) for n in commands}, rows
+
+
+def test_conform_shows_the_error_above_the_last_line_of_a_bot_that_crashes(tmp_path):
+    """Issue 21 §3: a Node bot whose package is missing ends its stderr with "Node.js
+    v20…"; the kit shows the ERR_MODULE_NOT_FOUND line above it, in the check's detail and
+    in the last lines of stderr under the checks."""
+    _build()
+    bot = tmp_path / "bot.mjs"
+    bot.write_text('import { encode } from "@no-such-scope/no-such-package";\nencode({});\n')
+    r = subprocess.run([sys.executable, "-m", "pidor.cli", "conform", "--check", "handshake", "--", "node", str(bot)],
+                       cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 1, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    assert re.match(r"FAIL  handshake  \S+: the bot never sent a message \(it exited with status 1; "
+                    r"its stderr: \"Error \[ERR_MODULE_NOT_FOUND\]: Cannot find package "
+                    r"'@no-such-scope/no-such-package'", lines[1]), lines[1]
+    head = next(i for i, line in enumerate(lines) if re.fullmatch(r"the bot's stderr in \S+ ends:", line))
+    shown = lines[head + 1:-1]
+    assert any("Error [ERR_MODULE_NOT_FOUND]" in line for line in shown), lines
+    assert not any(line.strip().startswith("at ") or line.strip().startswith("Node.js v") for line in shown), shown

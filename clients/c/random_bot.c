@@ -6,6 +6,12 @@
  *
  *   ./random_bot --port 7777 --create podkidnoy --players 3 --deck 52 --games 2
  *   ./random_bot --port 7777 --table 3        (or neither: the first open table)
+ *   pidor match --seat "cmd:clients/c/random_bot --games 0" --seat builtin:random
+ *   pidor conform clients/c/random_bot
+ *
+ * PIDOR_HOST, PIDOR_PORT and PIDOR_TOKEN in the environment (pidor match and pidor conform
+ * give them) are the defaults of --host, --port and --token: with the token it is back at
+ * the seat it was given.
  *
  * The protocol in five rules, as this file follows them:
  *   1. every frame is a 4-byte big-endian length and one msgpack map (at most 64 KiB);
@@ -409,7 +415,19 @@ static const char usage[] =
     "                  [--players N] [--bots N] [--deck 36|52] [--games N] [--seed N]\n"
     "GAME: pidor, podkidnoy, perevodnoy or simple. Without --table or --create: the first open table.\n"
     "--token: be that player again (a seat it holds is taken back: how pidor match seats a cmd: bot).\n"
+    "--host, --port, --token: by default PIDOR_HOST, PIDOR_PORT, PIDOR_TOKEN (else 127.0.0.1, 7777, none);\n"
+    "prefer the environment for the token: arguments show in ps.\n"
     "--games 0: play until the table closes.\n";
+
+/* A token from an argument or PIDOR_TOKEN, or exit 2 with the usage. */
+static void take_token(struct bot *b, const char *token)
+{
+    if (!*token || strlen(token) >= sizeof b->token) {
+        fprintf(stderr, "a token is 1..%zu characters\n%s", sizeof b->token - 1, usage);
+        exit(2);
+    }
+    strcpy(b->token, token);
+}
 
 /* A whole number from an argument, or exit 2 with the usage. */
 static long number(const char *arg, long low, long high)
@@ -428,6 +446,15 @@ int main(int argc, char **argv)
     struct bot b = {.host = "127.0.0.1", .port = "7777", .name = "c-random-bot", .table_wanted = -1,
                     .players = 4, .bots = -1, .games = 1, .seat = -1, .next_id = 1, .started = -1};
     unsigned seed = (unsigned)time(NULL);
+    const char *env;
+    if ((env = getenv("PIDOR_HOST")) && *env)
+        b.host = env;
+    if ((env = getenv("PIDOR_PORT")) && *env) {
+        number(env, 1, 65535);
+        b.port = env;
+    }
+    if ((env = getenv("PIDOR_TOKEN")) && *env)
+        take_token(&b, env);
     static const struct option longs[] = {
         {"host", 1, 0, 'h'}, {"port", 1, 0, 'p'}, {"name", 1, 0, 'n'}, {"table", 1, 0, 't'},
         {"create", 1, 0, 'c'}, {"players", 1, 0, 'P'}, {"bots", 1, 0, 'b'}, {"deck", 1, 0, 'd'},
@@ -443,13 +470,7 @@ int main(int argc, char **argv)
         case 'b': b.bots = number(optarg, 0, 5); break;
         case 'd': b.deck = number(optarg, 36, 52); break;
         case 'g': b.games = number(optarg, 0, 1L << 30); break;
-        case 'k':
-            if (!*optarg || strlen(optarg) >= sizeof b.token) {
-                fprintf(stderr, "--token takes 1..%zu characters\n%s", sizeof b.token - 1, usage);
-                return 2;
-            }
-            strcpy(b.token, optarg);
-            break;
+        case 'k': take_token(&b, optarg); break;
         case 's': seed = (unsigned)number(optarg, 0, 1L << 30); break;
         default: fputs(usage, stderr); return c == '?' && optind > 0 && !strcmp(argv[optind - 1], "--help") ? 0 : 2;
         }

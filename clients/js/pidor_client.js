@@ -217,6 +217,16 @@ export class Client {
     this.lastSent = Date.now();
   }
 
+  // A client for the seat `pidor match` or `pidor conform` launched this program for:
+  // PIDOR_HOST, PIDOR_PORT and PIDOR_TOKEN from the environment (where unset: 127.0.0.1,
+  // 7777 and a new player). With the token, connect()'s welcome names the table it is
+  // seated at: no join.
+  static fromEnv(options = {}) {
+    const env = process.env;
+    return new Client({ host: env.PIDOR_HOST || "127.0.0.1", port: Number(env.PIDOR_PORT || 7777),
+      token: env.PIDOR_TOKEN || null, ...options });
+  }
+
   // Open the connection and say hello (with the token, to be the same player again): `welcome`.
   async connect() {
     this.close();

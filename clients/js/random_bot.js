@@ -7,9 +7,14 @@
 //   node random_bot.js --host 127.0.0.1 --port 7777 --name bot1 --table 3
 //   node random_bot.js --name bot1 --create podkidnoy --players 4 --bots 3 --games 5
 //   node random_bot.js --cheat 0.1 --call 0.05
+//   pidor match --seat "cmd:node clients/js/random_bot.js --games 0" --seat builtin:random
+//   pidor conform node clients/js/random_bot.js
 //
-// Without --table or --create it joins the first open table, or creates a «пидор» table
-// with built-in bots when there is none.
+// PIDOR_HOST, PIDOR_PORT and PIDOR_TOKEN in the environment (pidor match and pidor conform
+// give them) are the defaults of --host, --port and --token: with the token it is back at
+// the seat it was given. Without a seat, --table or --create it joins the first open
+// table, or creates a «пидор» table with built-in bots when there is none. Errors go to
+// stderr.
 
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -83,14 +88,19 @@ export class RandomBot extends Bot {
 
 const USAGE = `usage: node random_bot.js [--host H] [--port P] [--name N] [--token T]
   [--table ID | --create pidor|podkidnoy|perevodnoy|simple] [--players N] [--bots N] [--deck 36|52]
-  [--games N] [--seed N] [--cheat P] [--call P]`;
+  [--games N] [--seed N] [--cheat P] [--call P]
+--host, --port, --token: by default PIDOR_HOST, PIDOR_PORT, PIDOR_TOKEN (else 127.0.0.1, 7777, none);
+prefer the environment for the token: arguments show in ps.`;
 
 function options(argv) {
+  const env = process.env;
   const { values } = parseArgs({
     args: argv,
     options: {
-      host: { type: "string", default: "127.0.0.1" }, port: { type: "string", default: "7777" },
-      name: { type: "string", default: "js-random-bot" }, token: { type: "string" },
+      host: { type: "string", default: env.PIDOR_HOST || "127.0.0.1" },
+      port: { type: "string", default: env.PIDOR_PORT || "7777" },
+      name: { type: "string", default: "js-random-bot" },
+      token: { type: "string", ...(env.PIDOR_TOKEN ? { default: env.PIDOR_TOKEN } : {}) },
       table: { type: "string" }, create: { type: "string" }, players: { type: "string", default: "4" },
       bots: { type: "string" }, deck: { type: "string" }, games: { type: "string", default: "1" },
       seed: { type: "string" }, cheat: { type: "string", default: "0" }, call: { type: "string", default: "0" },
@@ -116,12 +126,12 @@ function options(argv) {
   };
 }
 
-export async function main(argv, out = console.log) {
+export async function main(argv, out = console.log, err = console.error) {
   let args;
   try {
     args = options(argv);
   } catch (e) {
-    out(`${e.message}\n${USAGE}`);
+    err(`${e.message}\n${USAGE}`);
     return 2;
   }
   if (args.help) {
@@ -160,7 +170,7 @@ export async function main(argv, out = console.log) {
       out(e.message);
       return 0;
     }
-    out(`error: ${e.message}`);
+    err(`error: ${e.message}`);
     return 1;
   } finally {
     client.close();

@@ -4,9 +4,14 @@
     python clients/python/random_bot.py --host 127.0.0.1 --port 7777 --name bot1 --table 3
     python clients/python/random_bot.py --name bot1 --create pidor --players 4 --bots 3
     python clients/python/random_bot.py --name bot1 --create pidor --seed-hex 616c696365
+    pidor match --seat "cmd:python clients/python/random_bot.py --games 0" --seat builtin:random
+    pidor conform python clients/python/random_bot.py
 
-Without ``--table`` or ``--create`` it joins the first open table, or creates a «пидор»
-table with built-in bots if there is none. ``--seed-hex`` gives the bot's part of the
+``PIDOR_HOST``, ``PIDOR_PORT`` and ``PIDOR_TOKEN`` in the environment (``pidor match`` and
+``pidor conform`` give them) are the defaults of ``--host``, ``--port`` and ``--token``: with
+the token it is back at the seat it was given. Without a seat, ``--table`` or ``--create``
+it joins the first open table, or creates a «пидор» table with built-in bots if there is
+none. Errors go to stderr. ``--seed-hex`` gives the bot's part of the
 next deal (T10, the ``seed`` request) before the game; the ``results`` reveal shows it.
 Needs only ``msgpack`` and ``pidor_client.py``.
 
@@ -22,6 +27,7 @@ the module on ``PYTHONPATH`` or in the current directory), from what this client
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import signal
 import sys
@@ -92,11 +98,13 @@ def policy_bot(spec, seed, out, deal_seed):
 
 
 def parse_args(argv):
+    env = os.environ
     p = argparse.ArgumentParser(description="A random bot for the pidor match server.")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=7777)
+    p.add_argument("--host", default=env.get("PIDOR_HOST") or "127.0.0.1", help="default: PIDOR_HOST, else 127.0.0.1")
+    p.add_argument("--port", type=int, default=int(env.get("PIDOR_PORT") or 7777), help="default: PIDOR_PORT, else 7777")
     p.add_argument("--name", default="random-bot")
-    p.add_argument("--token", help="a token from an earlier run, to be the same player again")
+    p.add_argument("--token", default=env.get("PIDOR_TOKEN") or None,
+                   help="be that player again (default: PIDOR_TOKEN; prefer it: arguments show in ps)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--table", type=int, help="join this table")
     where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy", "simple"],
@@ -115,7 +123,11 @@ def parse_args(argv):
     return p.parse_args(argv)
 
 
-def main(argv=None, out=print) -> int:
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def main(argv=None, out=print, err=_to_stderr) -> int:
     args = parse_args(argv)
     if args.stats:  # a match runner stops a bot that stays seated with SIGTERM: end as on any exit
         try:
@@ -129,7 +141,7 @@ def main(argv=None, out=print) -> int:
         try:
             bot = policy_bot(args.policy, args.seed, out, deal_seed)
         except ValueError as e:
-            out(f"error: {e}")
+            err(f"error: {e}")
             return 2
     client = Client(args.host, args.port, args.name, args.token, may_call=bot.may_call())
     try:
@@ -161,7 +173,7 @@ def main(argv=None, out=print) -> int:
     except TableClosed as e:
         out(str(e))
     except (PidorError, OSError) as e:
-        out(f"error: {e}")
+        err(f"error: {e}")
         return 1
     finally:
         client.close()

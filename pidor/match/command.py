@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import time
 
@@ -15,7 +16,7 @@ from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.format import LogWriteError
 from .entrants import named_entrant, parse_entrant
 from .pool import RayUnavailable
-from .runner import MatchError, MatchFailed, TimeControl, run_match
+from .runner import MAX_FORFEITS, EntrantFailing, MatchError, MatchFailed, MatchInterrupted, TimeControl, run_match
 from .stats import parse_sprt
 from .summary import summary_text
 
@@ -29,6 +30,16 @@ def _seat_seed(text: str) -> bytes | None:
     if len(data) > MAX_SEAT_SEED:
         raise click.BadParameter(f"a seat seed is at most {MAX_SEAT_SEED} bytes", param_hint="--seat-seed")
     return data
+
+
+def _interrupted(e: MatchInterrupted, seed: str) -> str:
+    """The one line Ctrl-C leaves: how far the match got, and how to go on (the seed too:
+    without --seed it was drawn at random)."""
+    if e.results is None:
+        return (f"interrupted after {e.done} of {e.total} games; they are not kept: give --results FILE to "
+                "continue a match later with --resume FILE")
+    return (f"interrupted after {e.done} of {e.total} games; continue with --resume {shlex.quote(str(e.results))} "
+            f"--seed {shlex.quote(seed)} and the same other options")
 
 
 def _listen(text: str) -> tuple[str, int]:
@@ -86,12 +97,27 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 @click.option("--sprt", default=None, metavar="elo0=X,elo1=Y[,alpha=A,beta=B]",
               help="Stop early once a sequential probability ratio test of the first entrant against the second "
                    "decides (fastchess's logistic GSPRT on the loss rates; alpha and beta default to 0.05).")
+@click.option("--max-forfeits", type=click.IntRange(0), default=MAX_FORFEITS, show_default=True, metavar="N",
+              help="Stop (exit 3) when an entrant forfeits its first N games in a row: a bot that cannot start "
+                   "or play is no player to rate (0: never stop).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def match(game, players, games, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
-          game_time, results, resume, logs, stderr_dir, listen, sprt, as_json) -> None:
+          game_time, results, resume, logs, stderr_dir, listen, sprt, max_forfeits, as_json) -> None:
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
-    --concurrency."""
+    --concurrency.
+
+    \b
+    A cmd: program gets PIDOR_HOST, PIDOR_PORT, PIDOR_TABLE, PIDOR_SEAT and PIDOR_TOKEN in
+    its environment (and as {placeholders}); it is seated before it starts: its hello with
+    the token puts it at its seat. Pass the token by the environment: arguments are
+    visible to every user in ps. Programs run as you, in process groups of their own;
+    each entrant's stderr goes to ENTRANT.stderr (at most about 1.3 MB: its head and tail).
+
+    \b
+    Exit status: 0 done; 1 failed; 2 usage error; 3 an entrant forfeited its first
+    --max-forfeits games (its stderr's last line is shown); 130 interrupted (Ctrl-C: the
+    games done are in --results: the line says how to continue)."""
     if seed is None:
         seed = os.urandom(8).hex()
     entrants = []
@@ -128,9 +154,18 @@ def match(game, players, games, deck, hard, variant, teams, seed, specs, named, 
                            concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,
                            clock=TimeControl(move_time, game_time),
                            stderr_dir=stderr_dir or logs or "pidor-match-stderr", listen=where, sprt=test,
-                           progress=None if bar is None else bar.update)
+                           max_forfeits=max_forfeits, progress=None if bar is None else bar.update)
+    except MatchInterrupted as e:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+            bar = None
+        click.echo(_interrupted(e, seed), err=True)
+        sys.exit(130)
     except MatchError as e:
         raise click.UsageError(str(e)) from None
+    except EntrantFailing as e:
+        click.echo(f"Error: {e}", err=True)
+        sys.exit(3)
     except (MatchFailed, LogWriteError, RayUnavailable) as e:
         raise click.ClickException(str(e)) from None
     except GameTooLong as e:

@@ -4,10 +4,8 @@
 * ``py:MODULE:CLASS[:params]``: your own :class:`pidor.bots.Policy` subclass, in-process
   (imported by name, here and in each worker; the parameters are its ``PARAMS``);
 * ``cmd:COMMAND LINE``: an external program in any language. The runner starts one local
-  server and launches the command (split as a shell would, without a shell) for a seat,
-  with ``PIDOR_HOST``, ``PIDOR_PORT``, ``PIDOR_TABLE``, ``PIDOR_SEAT`` and ``PIDOR_TOKEN`` in
-  its environment and ``{host}`` ``{port}`` ``{table}`` ``{seat}`` ``{token}`` replaced in
-  its arguments (``{{`` and ``}}`` for braces);
+  server and launches the command for a seat as :mod:`pidor.match.launch` says (``PIDOR_HOST``
+  … ``PIDOR_TOKEN`` in its environment, ``{host}`` … ``{token}`` in its arguments);
 * ``tcp:TOKEN``: a bot that is already running, maybe on another machine: it connects to
   the runner's server with this token (``hello`` with ``token``) and is seated for it.
 
@@ -20,16 +18,14 @@ from __future__ import annotations
 
 import re
 import shlex
-import string
 from dataclasses import dataclass, field
 
 from ..bots import parse_spec
 from ..engine.game import shown
+from .launch import check_command
 
-__all__ = ["Entrant", "parse_entrant", "named_entrant", "name_entrants", "PLACEHOLDERS", "fill_command"]
+__all__ = ["Entrant", "parse_entrant", "named_entrant", "name_entrants"]
 
-#: The fields a ``cmd:`` command line may name.
-PLACEHOLDERS = ("host", "port", "table", "seat", "token")
 #: An entrant's name: printable, no ``=``, at most 32 characters (a player name's limit).
 NAME_MAX = 32
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{7,127}")  # (no leading "-": a bot's --token would take it for an option)
@@ -72,16 +68,8 @@ def parse_entrant(spec: str, name: str | None = None) -> Entrant:
     except ValueError as e:
         raise ValueError(f"cannot split the command line {shown(rest)}: {e}") from None
     if not argv:
-        raise ValueError("cmd: needs a command line, e.g. cmd:python my_bot.py --port {port} --token {token}")
-    for arg in argv:
-        try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(arg) if f is not None]
-        except ValueError as e:
-            raise ValueError(f"bad braces in {shown(arg)} ({e}); write {{{{ and }}}} for braces") from None
-        unknown = [f for f in fields if f not in PLACEHOLDERS]
-        if unknown:
-            raise ValueError(f"unknown placeholder {{{unknown[0]}}} in {shown(arg)}; known: "
-                             + " ".join(f"{{{p}}}" for p in PLACEHOLDERS))
+        raise ValueError("cmd: needs a command line, e.g. cmd:python my_bot.py --games 0")
+    check_command(argv)
     return Entrant(name if given else _program(argv), spec, kind, argv=argv, given=given)
 
 
@@ -117,7 +105,3 @@ def name_entrants(entrants: list[Entrant]) -> list[Entrant]:
         out.append(e)
     return out
 
-
-def fill_command(argv: tuple[str, ...], values: dict) -> list[str]:
-    """The command line with its placeholders filled in."""
-    return [arg.format(**values) for arg in argv]

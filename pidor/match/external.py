@@ -26,7 +26,17 @@ fresh game table (no mark, no previous game), on the deal the schedule gives:
   actions logged ``auto: "forfeit"``), the record's ``forfeits`` and the log's footer say
   which seat and why. A ``cmd:`` program that forfeited is stopped and launched afresh for
   its next game.
-* each ``cmd:`` entrant's stderr goes to ``DIR/<entrant>.stderr`` (``--stderr``).
+* each ``cmd:`` entrant's programs are launched as :mod:`pidor.match.launch` says, each
+  in a process group of its own, ended with it (what it forked too) when the program is
+  stopped; their stderr goes to ``DIR/<entrant>.stderr`` (``--stderr``), capped.
+* while it waits for a bot to come, the runner says so on stderr every
+  :data:`REPORT_EVERY` seconds (what it waits for, and for how long yet).
+* a player's token seats it at the match's tables and nothing more: the match's server
+  refuses ``create`` (``server_full``) and ``watch`` (``spectators_full``: a rotated match
+  plays a deal at several tables), its tables ``seed`` (``not_host``: the match's seed
+  makes the deals). The server lives as long as the match, its store in memory.
+* Ctrl-C (SIGINT) stops the match: the games under way are dropped, every program is
+  ended, and :func:`play_external` raises ``KeyboardInterrupt``.
 
 The call window, the court's vote, «бито» (D5) and the trick's display (P14) last at most
 the move time here, so that a bot that does not answer costs no more than a slow move.
@@ -36,9 +46,8 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import re
-import subprocess
+import signal
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -50,10 +59,12 @@ from ..engine.table import Table
 from ..server.app import Server
 from ..server.drive import Replacement
 from ..server.limits import Limits
+from ..server.lobby import Lobby
 from ..server.requests import RequestError
 from ..server.runner import TableRunner
 from ..server.store import Store
-from .entrants import Entrant, fill_command
+from .entrants import Entrant
+from .launch import Program, Stderr, launch
 from .play import Setup
 from .record import count_events, finish_record, log_path, match_extra, new_record, server_seed, standin_seed
 from .schedule import Game
@@ -66,6 +77,10 @@ log = logging.getLogger(__name__)
 DEFAULT_MOVE_TIME = 5.0
 #: Seconds a bot has to connect and sit before its game starts without it.
 CONNECT_TIME = 30.0
+#: While the runner waits for a bot to come, it says so every this many seconds.
+REPORT_EVERY = 5.0
+#: Seconds the programs have to end after SIGTERM at the end of a match (then SIGKILL).
+STOP_GRACE = 5.0
 #: Malformed requests (``bad_request``, ``invalid_action``) one seat may send in a game.
 MAX_REFUSED = 20
 #: Fatal errors that mean the bot sent what the protocol forbids.
@@ -76,6 +91,37 @@ class MatchLimits(Limits):
     """The local server serves one runner's bots, all from one address."""
 
     MAX_PER_ADDRESS = Limits.MAX_CONNECTIONS
+
+
+class MatchLobby(Lobby):
+    """The lobby of the match's server: a token seats its player at the match's tables
+    and opens or watches none. It counts the connections closed for saying no hello in
+    time (what the runner reports while it waits for a bot)."""
+
+    def __init__(self, server, limits) -> None:
+        super().__init__(server, limits)
+        self.hello_timeouts = 0
+
+    def gone(self, conn) -> None:
+        if conn.player is None and conn.fatal_code == "hello_timeout":
+            self.hello_timeouts += 1
+        super().gone(conn)
+
+    def request(self, conn, msg: dict, rid) -> None:
+        kind = msg.get("type")
+        if kind == "create":
+            raise RequestError("server_full", "a match's server holds the match's tables only")
+        if kind == "watch":  # (a rotated match plays the same deal at other tables)
+            raise RequestError("spectators_full", "the tables of a match take no spectators")
+        super().request(conn, msg, rid)
+
+
+class MatchServer(Server):
+    """The runner's local server (its store in memory: tokens last as long as the match)."""
+
+    def __init__(self) -> None:
+        super().__init__(Store(":memory:"), limits=MatchLimits)
+        self.lobby = MatchLobby(self, MatchLimits)
 
 
 class Forfeited(Replacement):
@@ -227,6 +273,9 @@ class MatchTable(TableRunner):
     def _do_start(self, conn, player, msg, rid) -> None:
         raise RequestError("not_host", "the match runner starts every game at this table")
 
+    def _do_seed(self, conn, player, msg, rid) -> None:
+        raise RequestError("not_host", "the match's seed makes every deal at this table")
+
     def _do_leave(self, conn, player, msg, rid) -> None:
         """A bot that leaves (a program that plays N games, then exits) keeps its seat:
         the runner launches it again, for its next game or, when its leave came after
@@ -352,21 +401,25 @@ class _Runner:
 
 @dataclass(eq=False)
 class Instance:
-    """One connection of an external entrant: its player, and for ``cmd:`` its process."""
+    """One connection of an external entrant: its player, and for ``cmd:`` its program
+    (the latest launched)."""
 
     entrant: Entrant
     player: int
     token: str
-    process: trio.Process | None = None
-    exited: trio.Event = field(default_factory=trio.Event)
+    program: Program | None = None
     busy: bool = False
+
+    @property
+    def running(self) -> bool:
+        return self.program is not None and self.program.running
 
 
 class Hub:
     """The match on the local server: instances, launches and the tables' games."""
 
     def __init__(self, server: Server, setup: Setup, clock, stderr_dir, host: str, port: int,
-                 played: Callable[[dict], None]) -> None:
+                 played: Callable[[dict], bool]) -> None:
         self.server = server
         self.setup = setup
         self.clock = clock
@@ -376,7 +429,7 @@ class Hub:
         self.instances: dict[str, list[Instance]] = {}
         self.gone: set = set()  # connections that said leave
         self.freed = trio.Event()
-        self.stderr: dict[str, object] = {}
+        self.stderr: dict[str, Stderr] = {}  # each cmd: entrant's, by name
         self.stderr_dir = None if stderr_dir is None else Path(stderr_dir)
         move = clock.move
         options = dict(setup.options)
@@ -431,67 +484,81 @@ class Hub:
     async def _launch(self, nursery: trio.Nursery, inst: Instance, table: MatchTable, seat: int) -> None:
         e = inst.entrant
         values = {"host": self.host, "port": self.port, "table": table.id, "seat": seat, "token": inst.token}
-        env = dict(os.environ, PIDOR_HOST=self.host, PIDOR_PORT=str(self.port), PIDOR_TABLE=str(table.id),
-                   PIDOR_SEAT=str(seat), PIDOR_TOKEN=inst.token)
-        err = self._stderr(e)
-        inst.exited = trio.Event()
         try:
-            inst.process = await trio.lowlevel.open_process(
-                fill_command(e.argv, values), env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=err)
+            inst.program = await launch(nursery, e.argv, values, self._stderr(e))
         except OSError as error:
             log.warning("cannot launch %s: %s", e.name, error)
-            inst.process = None
-            inst.exited.set()
-            return
-        nursery.start_soon(self._watch, inst, inst.process, inst.exited)
+            self._stderr(e).write(f"pidor match: cannot launch it: {error}\n".encode())
+            inst.program = None
 
-    async def _watch(self, inst: Instance, process: trio.Process, exited: trio.Event) -> None:
-        await process.wait()
-        exited.set()
-
-    def _stderr(self, e: Entrant):
-        if self.stderr_dir is None:
-            return subprocess.DEVNULL
+    def _stderr(self, e: Entrant) -> Stderr:
         if e.name not in self.stderr:
-            self.stderr_dir.mkdir(parents=True, exist_ok=True)
             safe = re.sub(r"[^A-Za-z0-9_.#-]", "_", e.name)
-            self.stderr[e.name] = open(self.stderr_dir / f"{safe}.stderr", "ab")  # noqa: SIM115 - closed at the end
+            self.stderr[e.name] = Stderr(None if self.stderr_dir is None else self.stderr_dir / f"{safe}.stderr")
         return self.stderr[e.name]
 
-    async def _seat(self, nursery: trio.Nursery, table: MatchTable, index: int, inst: Instance) -> None:
+    async def _seat(self, nursery: trio.Nursery, table: MatchTable, index: int, inst: Instance, game: int) -> bool:
         """Seat the instance and wait until it is there (launched again once if its
-        program exits first); an instance that does not come forfeits at the start. One
+        program exits first); ``False`` if it does not come: it forfeits at the start. One
         that said ``leave`` (it plays N games, then exits) is not seated on that
         connection: it is launched again once it exits."""
         cmd = inst.entrant.kind == "cmd"
-        launch = cmd and (inst.process is None or inst.exited.is_set())
         present = trio.Event()
-        table.submit(("seat", None if launch else self.server.lobby.online.get(inst.player), inst.player,
-                      (index, present)))
+        table.submit(("seat", self.server.lobby.online.get(inst.player) if inst.running or not cmd else None,
+                      inst.player, (index, present)))
         for _ in range(2):
-            if cmd and (inst.process is None or inst.exited.is_set()):
+            if cmd and not inst.running:
                 await self._launch(nursery, inst, table, index)
-            with trio.move_on_after(CONNECT_TIME):
-                async with trio.open_nursery() as race:
-                    async def until(event: trio.Event) -> None:
-                        await event.wait()
-                        race.cancel_scope.cancel()
+            if inst.running or not cmd:  # (not one that could not be launched)
+                with trio.move_on_after(CONNECT_TIME):
+                    async with trio.open_nursery() as race:
+                        async def until(event: trio.Event) -> None:
+                            await event.wait()
+                            race.cancel_scope.cancel()
 
-                    race.start_soon(until, present)
-                    if inst.entrant.kind == "cmd":
-                        race.start_soon(until, inst.exited)
-            if present.is_set() or not cmd or not inst.exited.is_set():
-                return
+                        race.start_soon(until, present)
+                        if cmd:
+                            race.start_soon(until, inst.program.exited)
+                        race.start_soon(self._report, inst, game, index, trio.current_time())
+            if present.is_set():
+                return True
+            if not cmd or inst.running:
+                return False
+        return False
+
+    async def _report(self, inst: Instance, game: int, seat: int, since: float) -> None:
+        """Say on stderr what the match waits for, every REPORT_EVERY seconds: whom, what
+        the server sees (connections without a hello, or closed for saying none in time),
+        and how long yet."""
+        e = inst.entrant
+        lobby = self.server.lobby
+        closed_before = lobby.hello_timeouts
+        while True:
+            await trio.sleep(REPORT_EVERY)
+            waited = trio.current_time() - since
+            if e.kind == "cmd":
+                who = f"{e.name} (pid {inst.program.pid})" if inst.program is not None else e.name
+                what = f"{who} to say hello with its token"
+            else:
+                what = f"{e.name} (tcp:) to connect to {self.host}:{self.port} and say hello with its token"
+            silent = sum(1 for c in self.server.connections if c.player is None and not c.closed)
+            closed = lobby.hello_timeouts - closed_before
+            seen = [f"{n} connection{'s' if n != 1 else ''} {said}" for n, said in (
+                (silent, "to the match's server said no hello yet"),
+                (closed, f"closed for saying none within {self.server.limits.HELLO_TIMEOUT:g} s")) if n]
+            log.warning("game %d, seat %d: waiting %.0f s for %s; %s; it forfeits the game (absent) in %.0f s",
+                        game + 1, seat, waited, what,
+                        ", ".join(seen) or "no connection to the match's server waits for a hello",
+                        max(0.0, CONNECT_TIME - waited))
 
     async def _rejoin(self, nursery: trio.Nursery, table: MatchTable, plan: Planned, chosen: list) -> None:
         """Launch again, at once, each program that left during its game (once it exits)."""
         async for s in plan.rejoin[1]:
             inst = chosen[s]
-            if inst.entrant.kind == "cmd" and inst.process is not None:
+            if inst.entrant.kind == "cmd" and inst.program is not None:
                 with trio.move_on_after(CONNECT_TIME):
-                    await inst.exited.wait()
-                if inst.exited.is_set():
+                    await inst.program.exited.wait()
+                if not inst.running:
                     await self._launch(nursery, inst, table, s)
 
     async def slot(self, nursery: trio.Nursery, table: MatchTable, games) -> None:
@@ -515,11 +582,17 @@ class Hub:
             if plan.path is not None:
                 Path(plan.path).unlink(missing_ok=True)  # an interrupted run's log of this game
             seats = [s for s, inst in enumerate(chosen) if inst is not None]
-            retry = set(seats)  # each seat is seated again at most once, if its bot went
+            retry = set(seats)  # each seat is seated again at most once, if its bot went after it came
             while True:
+                came: dict[int, bool] = {}
+
+                async def seat(s: int) -> None:
+                    came[s] = await self._seat(nursery, table, s, chosen[s], game.index)
+
                 async with trio.open_nursery() as seating:
                     for s in seats:
-                        seating.start_soon(self._seat, nursery, table, s, chosen[s])
+                        seating.start_soon(seat, s)
+                retry -= {s for s, ok in came.items() if not ok}  # (waiting again would cost as much for nothing)
                 plan.checked = trio.Event()
                 table.submit(("begin", None, None, frozenset(retry)))
                 await plan.checked.wait()
@@ -533,55 +606,74 @@ class Hub:
                 game.cancel_scope.cancel()
             for f in plan.record["forfeits"]:
                 inst = chosen[f["seat"]]
-                if inst.process is not None and not inst.exited.is_set():
-                    inst.process.kill()  # a bot that hung or misbehaved starts afresh
-                    await inst.exited.wait()
+                if inst.running:
+                    inst.program.end()  # a bot that hung or misbehaved starts afresh
+                    await inst.program.exited.wait()
             self._release(chosen)
             if self.played(plan.record):
                 self.stopped = True
 
     async def stop(self) -> None:
-        for pool in self.instances.values():
-            for inst in pool:
-                if inst.process is not None and not inst.exited.is_set():
-                    inst.process.terminate()
-        with trio.move_on_after(5):
-            for pool in self.instances.values():
-                for inst in pool:
-                    if inst.process is not None:
-                        await inst.exited.wait()
-        for pool in self.instances.values():
-            for inst in pool:
-                if inst.process is not None and not inst.exited.is_set():
-                    inst.process.kill()
-        for f in self.stderr.values():
-            f.close()
+        """End every program with what it started (SIGTERM, then SIGKILL after
+        STOP_GRACE seconds), then write and close the stderr files."""
+        programs = [inst.program for pool in self.instances.values() for inst in pool if inst.program is not None]
+        for program in programs:
+            program.end(signal.SIGTERM)
+        with trio.move_on_after(STOP_GRACE):
+            for program in programs:
+                await program.exited.wait()
+        for program in programs:
+            program.end()
+        with trio.move_on_after(STOP_GRACE):  # (SIGKILL: at once)
+            for program in programs:
+                await program.exited.wait()
+        with trio.move_on_after(1.0):  # (their pipes end with them)
+            for err in self.stderr.values():
+                await err.drained.wait()
+        for err in self.stderr.values():
+            err.close()
 
 
-async def _run(setup: Setup, games: list[Game], played, workers: int, clock, stderr_dir, listen) -> None:
-    server = Server(Store(":memory:"), limits=MatchLimits)
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(server.run, *listen)
-        hub = Hub(server, setup, clock, stderr_dir, listen[0] if listen[0] not in ("", "0.0.0.0", "::") else
-                  "127.0.0.1", port, played)
-        if any(e.kind == "tcp" for e in setup.entrants):
-            log.warning("waiting for tcp: bots at %s:%s", listen[0], port)
-        todo = iter(games)
-        try:
-            async with trio.open_nursery() as slots:
-                for _ in range(min(workers, len(games))):
-                    slots.start_soon(hub.slot, nursery, hub.open_table(), todo)
-        finally:
-            with trio.CancelScope(shield=True):
-                await hub.stop()
-                await server.shutdown(grace=1.0)
-        nursery.cancel_scope.cancel()
+async def _run(setup: Setup, games: list[Game], played, workers: int, clock, stderr_dir, listen) -> Hub | None:
+    """The hub once every game is played, ``None`` when SIGINT stopped the match."""
+    server = MatchServer()
+    interrupted = False
+    with trio.open_signal_receiver(signal.SIGINT) as signals:
+        async with trio.open_nursery() as nursery:
+            async def interrupt() -> None:
+                nonlocal interrupted
+                async for _ in signals:
+                    interrupted = True
+                    nursery.cancel_scope.cancel()
+
+            nursery.start_soon(interrupt)
+            port = await nursery.start(server.run, *listen)
+            hub = Hub(server, setup, clock, stderr_dir, listen[0] if listen[0] not in ("", "0.0.0.0", "::") else
+                      "127.0.0.1", port, played)
+            if any(e.kind == "tcp" for e in setup.entrants):
+                log.warning("waiting for tcp: bots at %s:%s", listen[0], port)
+            todo = iter(games)
+            try:
+                async with trio.open_nursery() as slots:
+                    for _ in range(min(workers, len(games))):
+                        slots.start_soon(hub.slot, nursery, hub.open_table(), todo)
+            finally:
+                with trio.CancelScope(shield=True):
+                    await hub.stop()
+                    await server.shutdown(grace=0.1 if interrupted else 1.0)
+            nursery.cancel_scope.cancel()
+    return None if interrupted else hub
 
 
 def play_external(setup: Setup, games: list[Game], played: Callable[[dict], bool], *, workers: int, clock,
-                  stderr_dir, listen: tuple[str, int]) -> None:
+                  stderr_dir, listen: tuple[str, int]) -> dict[str, Stderr]:
     """Play ``games`` on a local server; ``played(record)`` as each ends (in any order),
-    until it returns ``True`` (the games under way are finished)."""
+    until it returns ``True`` (the games under way are finished). Returns each ``cmd:``
+    entrant's :class:`Stderr` (closed), by name; raises ``KeyboardInterrupt`` when SIGINT
+    stopped the match (every program ended)."""
     if clock.move is None:
         clock = type(clock)(DEFAULT_MOVE_TIME, clock.game)
-    trio.run(_run, setup, games, played, workers, clock, stderr_dir, listen)
+    hub = trio.run(_run, setup, games, played, workers, clock, stderr_dir, listen)
+    if hub is None:
+        raise KeyboardInterrupt
+    return hub.stderr

@@ -9,6 +9,7 @@ order of the games given, whatever the number of workers, so the summary is the 
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from typing import Iterable, Iterator
 
 from .play import Setup, play
@@ -26,6 +27,12 @@ class RayUnavailable(RuntimeError):
 def _init(setup: Setup) -> None:
     global _setup
     _setup = setup
+
+
+def _init_local(setup: Setup) -> None:
+    """A local worker: Ctrl-C at the terminal reaches it too; the parent ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init(setup)
 
 
 def _play(game: Game) -> dict:
@@ -59,7 +66,7 @@ def play_all(setup: Setup, games: Iterable[Game], workers: int = 1, ray: str | N
     if ray is not None:
         pool = _ray_pool(workers, ray, setup)
     else:
-        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init, initargs=(setup,))
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_init_local, initargs=(setup,))
     try:
         yield from pool.imap(_play, games, chunksize=_chunk(len(games), workers))
     finally:

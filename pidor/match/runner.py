@@ -2,7 +2,11 @@
 (in-process through :mod:`pidor.match.pool`, or on a local server when an entrant is an
 external program, :mod:`pidor.match.external`), one record each (:mod:`pidor.match.record`),
 appended to ``--results``; the summary is computed from all the records in game order, so
-it is the same however the games were spread, and after ``--resume``."""
+it is the same however the games were spread, and after ``--resume``.
+
+A match stops early when an entrant forfeits the first ``max_forfeits`` games it plays in
+a row (:class:`EntrantFailing`: a bot that cannot start or play is no player to rate), and
+on Ctrl-C (:class:`MatchInterrupted`: the games finished so far are in ``--results``)."""
 
 from __future__ import annotations
 
@@ -22,9 +26,12 @@ from .schedule import Game, schedule
 from .stats import Sprt, SprtTest
 from .summary import match_summary
 
-__all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MatchError", "MatchFailed", "read_results"]
+__all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MAX_FORFEITS", "MatchError", "MatchFailed", "EntrantFailing",
+           "MatchInterrupted", "read_results"]
 
 DEFAULT_SPEC = "builtin:random"
+#: An entrant that forfeits this many games in a row from its first stops the match.
+MAX_FORFEITS = 3
 
 
 class MatchError(ValueError):
@@ -35,6 +42,26 @@ class MatchError(ValueError):
 class MatchFailed(RuntimeError):
     """A match that could not go on (a file it cannot read or write, a server that cannot
     listen); one line for the user."""
+
+
+class EntrantFailing(RuntimeError):
+    """An entrant forfeited its first games in a row (``max_forfeits``): the match stopped
+    (the games under way were finished and recorded). One line for the user."""
+
+
+class MatchInterrupted(Exception):
+    """Ctrl-C: ``done`` of the match's ``total`` games are recorded (in ``results``, when
+    given); every program the match started has ended."""
+
+    def __init__(self, done: int, total: int, results: str | os.PathLike | None) -> None:
+        super().__init__(f"interrupted after {done} of {total} games")
+        self.done, self.total, self.results = done, total, results
+
+
+def _interrupted(e: BaseException) -> bool:
+    """``e`` is Ctrl-C's ``KeyboardInterrupt``, alone or in groups (as trio may raise it)."""
+    return isinstance(e, KeyboardInterrupt) or isinstance(e, BaseExceptionGroup) and (
+        e.split(KeyboardInterrupt)[1] is None)
 
 
 @dataclass
@@ -127,6 +154,48 @@ class _SprtCheck:
         return self.decided_at is not None
 
 
+class _ForfeitWatch:
+    """Whether an entrant forfeited the first ``limit`` games it played in this run, all of
+    them (0: never asked). Games are taken as they end; one game it played to its end
+    clears it for good."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.cleared: set[str] = set()
+        self.reasons: dict[str, list[str]] = {}  # entrant -> why it forfeited each game so far
+        self.failed: str | None = None  # the first entrant that reached the limit
+
+    def add(self, record: dict) -> bool:
+        """Take a finished game; ``True`` once an entrant has failed."""
+        forfeited = {f["seat"]: f["reason"] for f in record["forfeits"]}
+        for seat, name in enumerate(record["seating"]):
+            if not self.limit or name in self.cleared:
+                continue
+            if seat not in forfeited:
+                self.cleared.add(name)
+                self.reasons.pop(name, None)
+                continue
+            reasons = self.reasons.setdefault(name, [])
+            reasons.append(forfeited[seat])
+            if len(reasons) >= self.limit and self.failed is None:
+                self.failed = name
+        return self.failed is not None
+
+    def message(self, stderr: dict) -> str:
+        name = self.failed
+        reasons = self.reasons[name]
+        why = ", ".join(f"{r} {reasons.count(r)}" for r in sorted(set(reasons)))
+        err = stderr.get(name)
+        if err is None:
+            said = ""
+        elif err.last() is not None:
+            said = f"; its stderr ({err.path}): {err.last()}"
+        else:
+            said = f"; its stderr ({err.path}) is empty"
+        return (f"stopped: {name} forfeited its first {len(reasons)} games ({why}){said}. Fix it, or give "
+                "--max-forfeits 0 to play on with its stand-in")
+
+
 def _prepare_results(path: str | os.PathLike, resume: bool) -> None:
     """A new results file must not overwrite one; a resumed one loses its torn last line."""
     p = Path(path)
@@ -161,6 +230,7 @@ def run_match(
     stderr_dir: str | os.PathLike | None = None,
     listen: tuple[str, int] = ("127.0.0.1", 0),
     sprt: Sprt | None = None,
+    max_forfeits: int = MAX_FORFEITS,
     progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
     """Play a match. Entrants come from ``entrants`` or seat ``specs`` (one per seat in
@@ -168,7 +238,9 @@ def run_match(
     (``resume``: the file holds an interrupted run of this match; its games are not played
     again). ``sprt``: stop early once the SPRT of the first entrant against the second
     decides, checked on the games in index order (a deal's games together with
-    ``rotate``). ``progress(1)`` after each game played."""
+    ``rotate``). ``max_forfeits``: raise :class:`EntrantFailing` once an entrant has
+    forfeited that many games in a row from its first (0: never). ``progress(1)`` after
+    each game played. Ctrl-C raises :class:`MatchInterrupted`."""
     cls = game_class(game)
     raw: dict = {"game": game, "players": players, **(variant or {})}  # variant: lead, teams (V2-V6)
     if deck is not None:
@@ -209,33 +281,41 @@ def run_match(
     setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs))
     todo = [g for g in plan if g.index not in done]
     test = None if sprt is None else _SprtCheck(sprt, plan, entrants, rotate, done)
+    forfeits = _ForfeitWatch(max_forfeits)
+    stderr: dict = {}  # each cmd: entrant's Stderr, by name
     out = None if results is None else open(results, "a", encoding="utf-8")  # noqa: SIM115 - closed below
     try:
         def played(record: dict) -> bool:
-            """Keep a finished game; ``True`` once the SPRT says stop."""
+            """Keep a finished game; ``True`` once the SPRT or a failing entrant says stop."""
             done[record["index"]] = record
             if out is not None:
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 out.flush()
             if progress is not None:
                 progress(1)
-            return test is not None and test.decided()
+            return forfeits.add(record) or test is not None and test.decided()
 
         if any(e.external for e in entrants):
             from .external import play_external
 
-            play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
-                          stderr_dir=stderr_dir, listen=listen)
+            stderr = play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
+                                   stderr_dir=stderr_dir, listen=listen)
         else:
             for record in play_all(setup, todo, concurrency, ray):
                 if played(record):
                     break
+    except BaseException as e:
+        if _interrupted(e):
+            raise MatchInterrupted(len(done), len(plan), results) from None
+        raise
     finally:
         if out is not None:
             out.close()
+    if forfeits.failed is not None:
+        raise EntrantFailing(forfeits.message(stderr))
     records = [done[i] for i in sorted(done)]
     if test is not None:
         records = records[:test.decided_at or len(records)]
     pair = None if sprt is None else (entrants[0].name, entrants[1].name)
-    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status())
+    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status(), stderr)
     return MatchResult(summary, records, [r["log"] for r in records if r["log"] is not None])

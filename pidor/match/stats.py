@@ -14,6 +14,7 @@ of a game plays two games of it:
 * ``mean_place``: 1 = first out; the loser's place is the last; the seats still holding
   cards when a game is drawn (P16, P16a) share the places left, e.g. 3.5 each for two of four;
 * ``cheats``, ``convicted``, ``false_calls``, ``forfeits``: summed over its seats;
+  ``forfeit_reasons``: the forfeits by reason (``{"crash": 2}``);
 * ``loss_rate`` = losses / games with its 95% Wilson score interval ``loss_rate_95``;
 * ``mu``, ``sigma``, ``rating``: an openskill Plackett–Luce rating (Weng & Lin 2011,
   algorithm 4, the ``openskill`` package with its defaults: mu 25, sigma 25/3) updated with
@@ -82,11 +83,12 @@ def _round(x: float | None) -> float | None:
 
 class _Entrant:
     __slots__ = ("games", "losses", "draws", "places", "cheats", "convicted", "false_calls", "forfeits",
-                 "team_losses", "pogony")
+                 "team_losses", "pogony", "reasons")
 
     def __init__(self) -> None:
         self.games = self.losses = self.draws = self.cheats = self.convicted = self.false_calls = 0
         self.forfeits = self.places = self.team_losses = self.pogony = 0
+        self.reasons: dict[str, int] = {}  # forfeits by reason
 
 
 def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
@@ -134,7 +136,10 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             for key in _COUNTS:
                 setattr(st, key, getattr(st, key) + rec[key][seat])
         for f in rec.get("forfeits", ()):
-            stats[rec["seating"][f["seat"]]].forfeits += 1
+            st = stats[rec["seating"][f["seat"]]]
+            st.forfeits += 1
+            reason = str(f.get("reason"))
+            st.reasons[reason] = st.reasons.get(reason, 0) + 1
         _rate(model, ratings, rec, seat_places)
     rows = []
     for name, st in stats.items():
@@ -144,7 +149,7 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             "name": name, "games": st.games, "losses": st.losses, "draws": st.draws,
             "mean_place": _round(st.places / st.games),
             "cheats": st.cheats, "convicted": st.convicted, "false_calls": st.false_calls,
-            "forfeits": st.forfeits,
+            "forfeits": st.forfeits, "forfeit_reasons": dict(sorted(st.reasons.items())),
             "loss_rate": _round(st.losses / st.games), "loss_rate_95": [_round(x) for x in interval],
             "mu": _round(mu), "sigma": _round(sigma), "rating": _round(mu - 3 * sigma),
         })

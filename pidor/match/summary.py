@@ -1,6 +1,8 @@
 """The summary of a match: the match's options and :func:`pidor.match.stats.summarize` of
 its records (per entrant: games, losses with a Wilson interval, draws, mean place, cheats,
-convictions, false calls, forfeits, an openskill rating; for two entrants, A against B)."""
+convictions, false calls, forfeits by reason, an openskill rating; for two entrants, A
+against B); for a ``cmd:`` entrant, its stderr file and the line of its end that best
+tells why it failed (:func:`pidor.match.launch.telling_line`)."""
 
 from __future__ import annotations
 
@@ -12,8 +14,10 @@ __all__ = ["match_summary", "summary_text"]
 
 
 def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
-                  pair: tuple[str, str] | None = None, sprt: dict | None = None) -> dict:
-    """The match's summary; each entrant's row also gives its ``spec``."""
+                  pair: tuple[str, str] | None = None, sprt: dict | None = None, stderr: dict | None = None) -> dict:
+    """The match's summary; each entrant's row also gives its ``spec``, and with its
+    :class:`~pidor.match.launch.Stderr` in ``stderr`` (by name) ``stderr`` (the file, or
+    ``None``) and ``stderr_last`` (``None`` when it wrote nothing)."""
     out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed}
     if "hard" in options:
         out["hard"] = options["hard"]
@@ -21,6 +25,11 @@ def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
     out.update(summarize(records, pair))
     specs = {e.name: e.spec for e in entrants}
     out["entrants"] = [{"name": row["name"], "spec": specs[row["name"]], **row} for row in out["entrants"]]
+    for row in out["entrants"]:
+        err = (stderr or {}).get(row["name"])
+        if err is not None:
+            row["stderr"] = None if err.path is None else str(err.path)
+            row["stderr_last"] = err.last()
     if sprt is not None:
         out["sprt"] = sprt
     return out
@@ -36,6 +45,15 @@ def summary_text(summary: dict, logs: list[str], seconds: float | None = None) -
         lines.append(f"SPRT elo0={t['elo0']:g} elo1={t['elo1']:g} alpha={t['alpha']:g} beta={t['beta']:g}: "
                      f"LLR {t['llr']:.2f} in ({t['lower']:.2f}, {t['upper']:.2f}) after {t['outcomes']} outcomes: "
                      + {"H0": "H0 accepted, stopped", "H1": "H1 accepted, stopped"}.get(t["decision"], "no decision"))
+    for e in s["entrants"]:
+        said = []
+        if e["forfeits"]:
+            said.append("forfeits " + ", ".join(f"{why} {n}" for why, n in e["forfeit_reasons"].items()))
+        if e.get("stderr"):
+            last = e["stderr_last"]
+            said.append(f"stderr {e['stderr']}" + (f", last line: {last}" if last else " (empty)"))
+        if said:
+            lines.append(f"{e['name']}: " + "; ".join(said))
     if logs:
         lines.append(f"logs: {len(logs)} files in {Path(logs[0]).parent}")
     return "\n".join(lines)

@@ -5,10 +5,15 @@ with ``tests/bots`` on the path):
   exactly the games ``builtin:random`` plays (same seeds, same decisions);
 * :class:`Cheater` cheats whenever it can unless its ``cheat`` parameter says otherwise
   (its own default: 1);
-* :class:`NotAPolicy` does not subclass ``Policy``.
+* :class:`NotAPolicy` does not subclass ``Policy``;
+* :class:`Announcer` plays as :class:`Plain` and says ``playing in pid N`` on stderr the
+  first time it acts in a process (a worker's pid, for the Ctrl-C test).
 """
 
 from __future__ import annotations
+
+import os
+import sys
 
 from pidor.bots import RandomBot
 
@@ -23,3 +28,15 @@ class Cheater(RandomBot):
 
 class NotAPolicy:
     pass
+
+
+_announced: set[int] = set()
+
+
+class Announcer(RandomBot):
+    def act(self, obs):
+        if os.getpid() not in _announced:
+            _announced.add(os.getpid())
+            sys.stderr.write(f"playing in pid {os.getpid()}\n")  # (one write: the workers share the pipe)
+            sys.stderr.flush()
+        return super().act(obs)

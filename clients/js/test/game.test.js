@@ -58,8 +58,10 @@ test("a bot that cheats and calls plays to the end; refusals are not fatal", asy
   assert.equal(out.filter((line) => line.startsWith("game ")).length, 2);
 });
 
-test("bad arguments get the usage and exit status 2", async () => {
+test("bad arguments get the usage on stderr and exit status 2", async () => {
   const out = [];
-  assert.equal(await main(["--cheat", "2"], (line) => out.push(line)), 2);
-  assert.match(out[0], /--cheat must be a number in 0..1/);
+  const err = [];
+  assert.equal(await main(["--cheat", "2"], (line) => out.push(line), (line) => err.push(line)), 2);
+  assert.match(err[0], /--cheat must be a number in 0..1/);
+  assert.deepEqual(out, []);
 });

@@ -76,9 +76,9 @@ for (const mayCall of [true, false]) {
 test("random_bot.js declares may_call false when it never calls (--call 0, the default), not otherwise", async () => {
   for (const [args, declared] of [[[], false], [["--call", "0"], false], [["--call", "0.02"], undefined]]) {
     const server = await scriptedServer(() => null); // hangs up at hello: the bot ends with an error
-    const out = [];
-    assert.equal(await main(["--port", String(server.port), ...args], (line) => out.push(line)), 1);
-    assert.match(out.join("\n"), /^error: the server closed the connection/);
+    const err = [];
+    assert.equal(await main(["--port", String(server.port), ...args], () => {}, (line) => err.push(line)), 1);
+    assert.match(err.join("\n"), /^error: the server closed the connection/);
     const [hello] = await server.frames;
     assert.equal(hello.type, "hello");
     assert.equal(hello.may_call, declared, args.join(" "));
