@@ -40,7 +40,8 @@ import trio
 
 from .conform_checks import CHECKS, Result, run_checks
 from .conform_relay import Record, Relay
-from .games import GAME_IDS, game_class
+from .engine.table import TABLE_DEFAULTS
+from .games import GAME_IDS, game_class, spec
 from .match.launch import Stderr, check_command, launch, telling_lines
 from .server.app import Server
 from .server.runner import TableRunner
@@ -69,23 +70,23 @@ SHOWN_LINES = 8
 CHEATER = "builtin:random:cheat=0.25"
 
 
-def _decks(game: str) -> list[int]:
-    """The deck sizes a game is played with (simple durak: 36 only, V1)."""
-    decks = []
-    for deck in (36, 52):
-        try:
-            game_class(game).options({"players": 3, "deck": deck})
-        except ValueError:
-            continue
-        decks.append(deck)
-    return decks
+def _seats(game: str) -> int:
+    """How many seat a scenario of ``game`` (three where the game allows, for a court)."""
+    players = spec(game).players
+    return 3 if 3 in players else min(players)
 
 
-GAMES = tuple(Scenario(f"{g}-{d}", g, d, (CHEATER,), false_call=g != "pidor") for g in GAME_IDS for d in _decks(g))
-GUARD = Scenario("guard", "pidor", 36, ("builtin:random",), "guard")
-CONVICTION = Scenario("conviction", "pidor", 36, ("builtin:random",), "conviction")
-RECONNECT = Scenario("reconnect", "podkidnoy", 36, ("builtin:random",), "reconnect")
-FORWARD = Scenario("forward", "pidor", 36, ("builtin:random",), "forward")
+#: One scenario per game and deck, each from the game's spec: a cheating built-in bot in the
+#: seats left; the kit calls the bot falsely where the game judges calls in court.
+GAMES = tuple(Scenario(f"{g}-{d}", g, d, (CHEATER,) * (_seats(g) - 2), false_call=spec(g).conform.false_call)
+              for g in GAME_IDS for d in spec(g).decks)
+#: The scenarios that test the table, not a game: at the default table's game.
+_TABLE_GAME = TABLE_DEFAULTS["game"]
+GUARD = Scenario("guard", _TABLE_GAME, 36, ("builtin:random",), "guard")
+CONVICTION = Scenario("conviction", _TABLE_GAME, 36, ("builtin:random",), "conviction")
+#: (an away seat's stand-in says the game's idle word while the bot is gone: a game that has one)
+RECONNECT = Scenario("reconnect", next(g for g in GAME_IDS if spec(g).idle), 36, ("builtin:random",), "reconnect")
+FORWARD = Scenario("forward", _TABLE_GAME, 36, ("builtin:random",), "forward")
 SCENARIOS = GAMES + (GUARD, CONVICTION, RECONNECT, FORWARD)
 #: The scenarios each check reads (a check run alone runs only these).
 CHECK_SCENARIOS = {
@@ -95,11 +96,13 @@ CHECK_SCENARIOS = {
 }
 
 
-def table_clocks(budget: float) -> dict:
+def table_clocks(game: str, budget: float) -> dict:
     """The table's clocks: the turn and the vote get three budgets (3 s at least), so that
-    a bot that stays silent costs seconds, not minutes; «бито» 2 s; call windows as ever."""
+    a bot that stays silent costs seconds, not minutes; the game's own (D5's «бито») 2 s at
+    most; call windows as ever."""
     wait = max(3.0, 3 * budget)
-    return {"vote_timeout": wait, "turn_timeout": wait, "bito_timeout": 2.0, "tutorial": False}
+    own = {o.name: o.default if o.default is None else min(o.default, 2.0) for o in game_class(game).CLOCKS}
+    return {"vote_timeout": wait, "turn_timeout": wait, "tutorial": False, **own}
 
 
 def open_table(server: Server, scenario: Scenario, clocks: dict) -> tuple[int, str]:
@@ -203,7 +206,7 @@ async def run_scenario(scenario: Scenario, command: list[str], *, seed: str = "c
         server_port = await nursery.start(server.run, "127.0.0.1", 0)
         relay = Relay(record, scenario.twist, scenario.game, server, server_port)
         port = await nursery.start(relay.serve)
-        record.table, token = open_table(server, scenario, table_clocks(budget))
+        record.table, token = open_table(server, scenario, table_clocks(scenario.game, budget))
         record.seat, record.token = BOT_SEAT, token
         rng = random.Random(f"{seed}:{scenario.name}:host")
         host = await Host.open(server_port, record.table, scenario, server, rng)

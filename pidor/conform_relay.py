@@ -19,6 +19,7 @@ import trio
 
 from . import wire
 from .client import GAME_REQUESTS
+from .games import spec
 
 __all__ = ["Frame", "Record", "Relay", "Twist", "TWISTS"]
 
@@ -80,12 +81,6 @@ class Twist:
         return msg, ""
 
 
-#: An action of each game the server refuses as impossible in any state (T1: no seat 99,
-#: no card 99 on the table).
-IMPOSSIBLE = {"pidor": {"type": "move", "to": 99}, "podkidnoy": {"type": "cover", "card": "Ac", "target": 99},
-              "perevodnoy": {"type": "cover", "card": "Ac", "target": 99}}
-
-
 class Guard(Twist):
     """Every ``turn`` comes twice (as after a snapshot: act once per ``seq``); the bot's
     2nd action goes with the ``seq`` before its game began (refused ``stale``), its 4th
@@ -111,7 +106,8 @@ class Guard(Twist):
         if self.acts == 2:
             return {**msg, "seq": self.game_start - 1}, "made stale"
         if self.acts == 4:
-            return {**msg, "action": IMPOSSIBLE[self.relay.game]}, "made impossible"
+            # (an action of the game the server refuses in any state, T1: its spec's)
+            return {**msg, "action": spec(self.relay.game).conform.impossible}, "made impossible"
         return msg, ""
 
 

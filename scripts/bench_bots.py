@@ -60,7 +60,8 @@ def rotated(game: str, deck: int | None, subject: str, field: list[str], games: 
         if not n:
             continue
         specs = field[:seat] + [subject] + field[seat:]
-        r = run_match(game, players, n, deck=deck, seed=f"{seed}/{seat}", specs=specs)
+        r = run_match(game, players, n, options={} if deck is None else {"deck": deck}, seed=f"{seed}/{seat}",
+                      specs=specs)
         for record in r.records:
             played += 1
             if record["draw"]:

@@ -27,7 +27,8 @@ def one_error_line(result) -> str:
 @pytest.mark.parametrize("args,says", [
     (["match", "--players", "2", "--seat", "builtin:random", "--seat", "builtin:random", "--seat",
       "builtin:random", "--games", "1"], "3 seat specs for 2 players"),
-    (["match", "--game", "pidor", "--hard", "--games", "1"], "--hard is a durak option"),
+    (["match", "--game", "pidor", "--hard", "--games", "1"], "pidor has no option 'hard'"),
+    (["match", "--game", "podkidnoy", "--opt", "teams=4x4", "--games", "1"], "teams must be none, 2x2, 3x3"),
     (["match", "--seat", "human", "--games", "1"], "unknown entrant 'human'"),
     (["play", "--bot", "builtin:random:cheat=2"], "cheat must be a decimal number in [0, 1]"),
     (["play", "--call-window", "-1"], "--call-window"),

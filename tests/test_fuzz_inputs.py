@@ -24,9 +24,9 @@ from pidor import wire
 from pidor.bots import RandomBot
 from pidor.cards import card_code, deck
 from pidor.engine.game import ActionError, InvalidAction
-from pidor.games import GAME_IDS, game_class
+from pidor.games import GAME_IDS, game_class, spec as game_spec
 from pidor.engine.options import MAX_SECONDS
-from pidor.engine.table import TABLE_DEFAULTS
+from pidor.engine.table import TABLE_DEFAULTS, TABLE_OPTIONS
 from pidor.server.requests import ERRORS
 from pidor.server.seating import server_options
 from pidor.server.spectators import MAX_WATCH_DELAY
@@ -166,14 +166,15 @@ def options_of(values: st.SearchStrategy, ints: st.SearchStrategy) -> st.SearchS
 
 def obeys_the_rules(raw: dict, full: dict, specs: list[dict]) -> None:
     cls = game_class(full["game"])
-    assert set(full) == set(TABLE_DEFAULTS) | set(cls.DEFAULTS) | {"watch_delay"}
+    assert set(full) == set(TABLE_DEFAULTS) | set(cls.DEFAULTS) | {o.name for o in cls.CLOCKS} | {"watch_delay"}
     assert type(full["watch_delay"]) is float and 0 <= full["watch_delay"] <= MAX_WATCH_DELAY
     assert full["game"] in GAME_IDS
-    assert type(full["players"]) is int and 2 <= full["players"] <= 6
-    assert type(full["deck"]) is int and full["deck"] in (36, 52)
-    for key in ("call_window", "vote_timeout", "bito_timeout", "turn_timeout", "trick_display"):
-        value = full[key]
-        assert value is None or (type(value) in (int, float) and 0 <= value <= MAX_SECONDS), (key, value)
+    assert type(full["players"]) is int and full["players"] in game_spec(full["game"]).players
+    assert type(full["deck"]) is int and full["deck"] in game_spec(full["game"]).decks
+    for o in TABLE_OPTIONS + cls.CLOCKS:
+        value = full[o.name]
+        assert o.kind != "seconds" or value is None or (type(value) in (int, float) and 0 <= value <= MAX_SECONDS), \
+            (o.name, value)
     assert type(full["tutorial"]) is bool
     assert "hard" not in full or type(full["hard"]) is bool
     assert {k: v for k, v in raw.items() if k != "bots"}.items() <= full.items()  # kept as given

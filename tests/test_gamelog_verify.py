@@ -57,7 +57,7 @@ def logs(tmp_path_factory) -> dict[str, list[bytes]]:
     out = {}
     for game, players, hard in (("pidor", 3, None), ("pidor", 4, None), ("podkidnoy", 4, True),
                                 ("perevodnoy", 3, None)):
-        r = run_match(game, players, 3, seed=f"verify-{game}-{players}", hard=hard,
+        r = run_match(game, players, 3, seed=f"verify-{game}-{players}", options={} if hard is None else {"hard": hard},
                       specs=[CHEATY] * players, logs=d / f"{game}{players}")
         out[f"{game}{players}"] = [open(p, "rb").read() for p in r.logs]
     return out

@@ -93,8 +93,7 @@ def test_valid_options_are_kept_as_they_are():
     assert table_options({"game": "podkidnoy", "players": 3, "deck": 52, "hard": True}) == {
         "game": "podkidnoy", "players": 3, "deck": 52, "hard": True, "teams": None, "no_limit": False,
         "repeat_limit": 3, "quiet_limit": 100, "unit_limit": 5000,
-        "call_window": 2.0, "vote_timeout": 30.0, "bito_timeout": 10.0, "turn_timeout": None,
-        "trick_display": 2.0, "tutorial": True}
+        "call_window": 2.0, "vote_timeout": 30.0, "bito_timeout": 10.0, "turn_timeout": None, "tutorial": True}
     full, specs = server_options({"players": 3, "call_window": 0, "vote_timeout": 3600, "turn_timeout": None,
                                   "trick_display": 0.5, "bots": 2})
     assert (full["call_window"], full["vote_timeout"], full["turn_timeout"], full["trick_display"]) == (0, 3600, None, 0.5)

@@ -60,7 +60,7 @@ def test_same_seed_same_json_and_identical_logs(tmp_path):
 
 
 def test_statistics_agree_with_the_logs_and_the_logs_verify(tmp_path):
-    r = run_match("podkidnoy", 4, 5, seed="stats", hard=True, specs=[SPEC] * 4, logs=tmp_path)
+    r = run_match("podkidnoy", 4, 5, seed="stats", options={"hard": True}, specs=[SPEC] * 4, logs=tmp_path)
     cheats = [0] * 4
     convicted = [0] * 4
     false_calls = [0] * 4

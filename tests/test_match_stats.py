@@ -256,9 +256,9 @@ def test_team_losses_and_pogony_are_counted_per_entrant_V6_V8():
     """V6: a team game's record names the losing team (its seats); V8: the durak's
     «погоны». Each entrant counts the games its seat's team lost, and its losses with
     погоны; summaries of games without them carry neither column."""
-    a = dict(rec(["A", "B", "C", "D"], [1, 0, 3], 2), losing_team=[0, 2], pogony=True)
-    b = dict(rec(["B", "A", "D", "C"], [0, 2, 1], 3), losing_team=[1, 3], pogony=False)
-    c = dict(rec(["A", "B", "C", "D"], [], None, draw=True), losing_team=None, pogony=False)
+    a = dict(rec(["A", "B", "C", "D"], [1, 0, 3], 2), game="podkidnoy", losing_team=[0, 2], pogony=True)
+    b = dict(rec(["B", "A", "D", "C"], [0, 2, 1], 3), game="podkidnoy", losing_team=[1, 3], pogony=False)
+    c = dict(rec(["A", "B", "C", "D"], [], None, draw=True), game="podkidnoy", losing_team=None, pogony=False)
     rows = {e["name"]: e for e in summarize([a, b, c])["entrants"]}
     assert {n: rows[n]["team_losses"] for n in "ABCD"} == {"A": 2, "B": 0, "C": 2, "D": 0}
     assert {n: rows[n]["pogony"] for n in "ABCD"} == {"A": 0, "B": 0, "C": 1, "D": 0}

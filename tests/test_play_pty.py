@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from pidor.games import GAME_IDS, game_class
 import trio
 
 from pidor.gamelog.reader import read_log
@@ -41,17 +43,15 @@ def _person_moves(log_path) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.parametrize("game,lang,seeds", [
-    ("pidor", "ru", "pty-1"), ("pidor", "en", "pty-2"),
-    ("podkidnoy", "en", "pty-3"), ("podkidnoy", "ru", "pty-4"),
-    ("perevodnoy", "ru", "pty-5"), ("perevodnoy", "en", "pty-6"),
-])
-async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, seeds, tmp_path):
+@pytest.mark.parametrize("game,lang", [(g, lang) for g in GAME_IDS for lang in ("ru", "en")])
+async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
+    seeds = f"pty-{game}-{lang}"
+    clocks = [a for o in game_class(game).CLOCKS for a in ("--opt", f"{o.name}=0")]  # (the game's own: at once)
     async with serve(seeds=seeds, logs=tmp_path) as (_server, port):
         def go():
             term = Terminal(["--port", str(port), "--name", "person", "--game", game, "--players", "3",
                              "--deck", "36", "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
-                             "--trick-display", "0", "--bito-timeout", "0"])
+                             *clocks])
             person = Person(term)
             try:
                 screen = person.play()

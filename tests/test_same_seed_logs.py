@@ -47,7 +47,8 @@ def play(name: str, logs: Path) -> dict[str, str]:
     """Play match ``name`` with its logs in ``logs``; each log's name -> its SHA-256."""
     args = dict(MATCHES[name])
     spec = args.pop("spec")
-    run_match(seed=f"same-seed/{name}", specs=[spec] * args["players"], logs=logs, **args)
+    options = {**args.pop("variant", {}), **{k: args.pop(k) for k in ("deck", "hard") if k in args}}
+    run_match(seed=f"same-seed/{name}", specs=[spec] * args["players"], logs=logs, options=options, **args)
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(logs.iterdir())}
 
 

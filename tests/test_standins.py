@@ -162,9 +162,9 @@ def test_a_match_seat_that_forfeits_is_played_honestly_and_its_logs_verify_T9(op
     start: ``absent``) and one that crashes on its first turn (``crash``, in the middle of
     a bout), against cheating random bots: their stand-ins cheat 0 times, and every log
     verifies."""
-    extra = {k: v for k, v in options.items() if k not in ("game", "players", "deck")}
+    extra = {k: v for k, v in options.items() if k not in ("game", "players")}
     n = options["players"]
-    result = run_match(options["game"], n, 2, deck=options["deck"], variant=extra, seed="forfeits",
+    result = run_match(options["game"], n, 2, options=extra, seed="forfeits",
                        specs=[NEVER_COMES, CRASHES] + [CHEATY] * (n - 2), logs=tmp_path / "logs",
                        stderr_dir=tmp_path / "err")
     rows = {e["spec"]: e for e in result.summary["entrants"]}

@@ -38,15 +38,16 @@ from typing import Any, Callable
 from ..cards import card_code, parse_card
 from ..engine.game import ActionError, Game, project
 from ..engine.seeds import Rng
-from ..engine.table import Court, Table, Timer, Window
+from ..engine.table import TABLE_OPTIONS, Court, Table, Timer, Window, known_options
 from ..games import part
 from .belief import Belief, BeliefLost
 
 __all__ = ["Knowledge"]
 
-#: The belief's clocks: 0 s, so that a ``tick(0)`` runs whatever the real clock ran out.
-_NO_WAIT = {"call_window": 0.0, "vote_timeout": 0.0, "bito_timeout": 0.0, "turn_timeout": None,
-            "trick_display": 0.0, "tutorial": False}
+def _no_wait(cls: type[Game]) -> dict:
+    """The belief's clocks: 0 s, so that a ``tick(0)`` runs whatever the real clock ran out."""
+    clocks = {o.name: 0.0 for o in TABLE_OPTIONS + cls.CLOCKS if o.kind == "seconds"}
+    return {**clocks, "turn_timeout": None, "tutorial": False}
 
 class Knowledge:
     """One seat's knowledge of the current game (``seat=None``: a spectator's, the public
@@ -293,8 +294,8 @@ class Knowledge:
 def _belief_table(rules: dict, view: dict, game: Game) -> Table:
     """A table around ``game`` with the view's public table state and clocks of 0 s."""
     status = view.get("status") or {}
-    options = {k: v for k, v in rules.items() if k not in ("bots",)}
-    options.update(_NO_WAIT)
+    options = known_options(rules, type(game))
+    options.update(_no_wait(type(game)))
     t = Table(options)
     t.game = game
     t.games = status.get("number", 1)

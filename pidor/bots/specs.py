@@ -26,7 +26,8 @@ from typing import Any
 from ..engine.game import shown
 from .policy import Policy
 
-__all__ = ["POLICIES", "register", "parse_spec", "parse_params", "python_policy", "make_policy", "usage"]
+__all__ = ["POLICIES", "register", "parse_spec", "parse_params", "python_policy", "policy_class", "check_plays",
+           "make_policy", "usage"]
 
 #: name -> class, in the order registered.
 POLICIES: dict[str, type[Policy]] = {}
@@ -124,13 +125,30 @@ def python_policy(target: str) -> type[Policy]:
     return cls
 
 
-def make_policy(spec: str | dict, seat: int, seed: bytes) -> Policy:
-    """The policy a spec names (text, ``py:`` included, or a dict from :func:`parse_spec`)
-    for ``seat``."""
+def policy_class(spec: str | dict) -> type[Policy]:
+    """The class a spec names (text, ``py:`` included, or a dict from :func:`parse_spec`)."""
     if type(spec) is str:
         spec = parse_spec(spec, python=True)
     name = spec.get("policy")
     cls = python_policy(name[3:]) if type(name) is str and name.startswith("py:") else POLICIES.get(name)
     if cls is None:
         raise ValueError(f"unknown policy {shown(spec.get('policy'))}: use {usage()}")
-    return cls(seat, seed, **{k: v for k, v in spec.items() if k != "policy"})
+    return cls
+
+
+def check_plays(spec: str | dict, game: str) -> None:
+    """``ValueError`` in one line when the policy does not play ``game`` (``Policy.plays``):
+    ``builtin:ismcts does not play drunkard``."""
+    if type(spec) is str:
+        spec = parse_spec(spec, python=True)
+    if not policy_class(spec).plays(game):
+        name = spec["policy"]
+        raise ValueError(f"{name if name.startswith('py:') else 'builtin:' + name} does not play {game}")
+
+
+def make_policy(spec: str | dict, seat: int, seed: bytes) -> Policy:
+    """The policy a spec names (text, ``py:`` included, or a dict from :func:`parse_spec`)
+    for ``seat``."""
+    if type(spec) is str:
+        spec = parse_spec(spec, python=True)
+    return policy_class(spec)(seat, seed, **{k: v for k, v in spec.items() if k != "policy"})

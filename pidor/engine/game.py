@@ -178,6 +178,9 @@ class Game:
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
     #: ``{name: default}`` of :attr:`OPTIONS` (made from them).
     DEFAULTS: ClassVar[dict[str, Any]] = {}
+    #: The game's own clocks (table options in seconds, ``None``: off) that :meth:`timer`
+    #: names, e.g. durak's ``bito_timeout`` (D5).
+    CLOCKS: ClassVar[tuple[Option, ...]] = ()
     #: Event types after which an action chosen before them is stale (the server refuses
     #: it, PROTOCOL.md §5 "Acting on what you saw"). A new game and an ``undo`` always count.
     #: A game lists what ends the situation a choice was made in.

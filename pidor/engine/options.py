@@ -109,12 +109,22 @@ class Option:
             value = [] if low in _NONE else [c.strip() for c in text.split(",") if c.strip()]
         return self.check(value)
 
+    def shown_default(self) -> str:
+        if self.default is None:
+            return "none"
+        if self.kind == "bool":
+            return str(self.default).lower()
+        return ",".join(self.default) if self.kind == "cards" else f"{self.default:g}" \
+            if self.kind == "seconds" else str(self.default)
+
+    def brief(self) -> str:
+        """``teams (none, 2x2, 3x3; default none)``: for a one-line error."""
+        return f"{self.name} ({self.allowed()}; default {self.shown_default()})"
+
     def describe(self, lang: str = "en") -> str:
-        """``teams: 2x2, 3x3, none (default none) — V6: team play``."""
-        default = "none" if self.default is None else str(self.default).lower() if self.kind == "bool" \
-            else ",".join(self.default) if self.kind == "cards" else str(self.default)
+        """``teams: none, 2x2, 3x3 (default none) — V6: team play``."""
         text = self.help.get(lang) or self.help.get("en", "")
-        return f"{self.name}: {self.allowed()} (default {default})" + (f" — {text}" if text else "")
+        return f"{self.name}: {self.allowed()} (default {self.shown_default()})" + (f" — {text}" if text else "")
 
 
 def check_options(options: Any, declared: tuple[Option, ...], what: str) -> dict:

@@ -29,7 +29,7 @@ from .game import Action, ActionError, Event, Game, ImpossibleAction, shown
 from .options import Option, check_options
 
 __all__ = ["Table", "Window", "Court", "Timer", "NotNow", "HonestReplayRequired", "TABLE_OPTIONS", "TABLE_DEFAULTS",
-           "table_options"]
+           "table_options", "known_options"]
 
 
 class NotNow(ActionError):
@@ -50,12 +50,8 @@ TABLE_OPTIONS: tuple[Option, ...] = (
                                            "ru": "T3: сколько стол ждёт крика «пидор!» после хода"}),
     Option("vote_timeout", 30.0, "seconds", {"en": "T4: how long a court waits for the votes",
                                              "ru": "T4: сколько суд ждёт голосов"}),
-    Option("bito_timeout", 10.0, "seconds", {"en": "D5, durak: silence that counts as «бито»",
-                                             "ru": "D5, дурак: молчание, которое считается «бито»"}),
     Option("turn_timeout", None, "seconds", {"en": "T9: the turn clock of a person (the server's: 60 s)",
                                              "ru": "T9: время на ход человека (на сервере 60 с)"}),
-    Option("trick_display", 2.0, "seconds", {"en": "P14, «пидор»: how long a closed trick stays on show",
-                                             "ru": "P14, «пидор»: сколько закрытая взятка лежит на виду"}),
     Option("tutorial", True, "bool", {"en": "T11: hints for a newcomer at a table of bots",
                                       "ru": "T11: подсказки новичку за столом с ботами"}),
 )
@@ -64,9 +60,10 @@ TABLE_DEFAULTS: dict[str, Any] = {"game": "pidor", **{o.name: o.default for o in
 
 
 def table_options(options: dict | None) -> dict:
-    """Complete and validate a table's options (the table's and its game's). Each value's
-    exact type and range is checked before anything uses it; ``ValueError`` says what is
-    wrong in words fit for the wire."""
+    """Complete and validate a table's options: the table's own (:data:`TABLE_OPTIONS`), its
+    game's (``Game.OPTIONS``) and its game's clocks (``Game.CLOCKS``). Each value's exact
+    type and range is checked before anything uses it; ``ValueError`` says what is wrong in
+    words fit for the wire."""
     if options is None:
         options = {}
     if not isinstance(options, dict):
@@ -76,13 +73,21 @@ def table_options(options: dict | None) -> dict:
         raise ValueError(f"game must be one of {', '.join(GAME_IDS)}, not {shown(name)}")
     cls = game_class(name)
     game_opts = cls.options({k: v for k, v in options.items() if k in cls.DEFAULTS})
+    declared = TABLE_OPTIONS + cls.CLOCKS
     table = {k: v for k, v in options.items() if k not in cls.DEFAULTS and k != "game"}
-    known = {o.name for o in TABLE_OPTIONS}
+    known = {o.name for o in declared}
     for key in table:
         if key not in known:
-            raise ValueError(f"unknown table option {shown(key)}; known: "
+            raise ValueError(f"unknown table option {shown(key)} for {name}; known: "
                              f"{', '.join(sorted(known | set(cls.DEFAULTS) | {'game'}))}")
-    return {"game": name, **check_options(table, TABLE_OPTIONS, "a table"), **game_opts}
+    return {"game": name, **check_options(table, declared, "a table"), **game_opts}
+
+
+def known_options(options: dict, cls: type[Game]) -> dict:
+    """``options`` without the keys a table of ``cls`` does not know (a log written when
+    every table had every game's clocks: they never changed a game)."""
+    known = {o.name for o in TABLE_OPTIONS + cls.CLOCKS} | set(cls.DEFAULTS) | {"game"}
+    return {k: v for k, v in options.items() if k in known}
 
 
 @dataclass(slots=True)

@@ -21,8 +21,8 @@ from typing import BinaryIO
 
 from ..cards import parse_card
 from ..engine.game import ActionError
+from ..engine.table import Table, known_options
 from ..games import GAME_IDS, engine_class
-from ..engine.table import Table
 from .deal import check_reveal, commitment, deal_key
 from .format import FORMAT, READS, LogFile, Problem, gc_paused, plain
 from .reader import READ_WHOLE, open_log, read_log, read_whole, records, unreadable
@@ -96,7 +96,7 @@ class Rerun:
         cls = check_header(header)
         try:
             seats = [{"kind": "human" if s.get("kind") == "human" else "bot"} for s in header["seats"]]
-            self.table = Table(header["options"], seats)
+            self.table = Table(known_options(header["options"], cls), seats)
             self.table.game_cls = cls  # the engine version that wrote the log
             info = header["table"]
             self.table.games = int(info["number"]) - 1

@@ -10,6 +10,7 @@ add a game, add its folder.
 from __future__ import annotations
 
 import pkgutil
+from collections.abc import Iterable
 from dataclasses import replace
 from importlib import import_module
 from types import ModuleType
@@ -20,7 +21,7 @@ from .spec import Conform, EventDoc, GameSpec, ResultField
 from .text import GENERIC, GameText
 
 __all__ = ["GAME_IDS", "SPECS", "spec", "game_class", "engine_class", "part", "RULES", "rule", "known", "rule_texts",
-           "rules_of", "text_of",
+           "rules_of", "text_of", "parse_options",
            "GameSpec", "EventDoc", "ResultField", "Conform"]
 
 
@@ -75,6 +76,23 @@ def part(game: str, name: str) -> ModuleType | None:
                 raise
             _PARTS[key] = None
     return _PARTS[key]
+
+
+def parse_options(game: str, texts: Iterable[str]) -> dict:
+    """``--opt KEY=VALUE`` texts for ``game`` (its options and its clocks) -> the values,
+    each parsed and checked; ``ValueError`` in one line naming what ``game`` takes."""
+    engine = spec(game).engine
+    declared = {o.name: o for o in engine.OPTIONS + engine.CLOCKS}
+    out: dict = {}
+    for text in texts:
+        key, sep, value = text.partition("=")
+        key = key.strip()
+        option = declared.get(key)
+        if not sep or option is None:
+            takes = ", ".join(o.brief() for o in declared.values())
+            raise ValueError(f"{game} has no option {key!r} (write KEY=VALUE); it takes: {takes}")
+        out[key] = option.parse(value)
+    return out
 
 
 def text_of(game: str | None) -> GameText:

@@ -37,19 +37,31 @@ class EventDoc:
 
 @dataclass(frozen=True, slots=True)
 class ResultField:
-    """A field a game's result holds besides ``loser``, ``draw`` and ``order``.
+    """A field a game's result holds besides ``loser``, ``draw`` and ``order``; a match's
+    results keep it, and its summary counts it per entrant as ``tally`` (if given), by
+    ``kind``:
 
-    ``kind`` says how a match counts it for each seat:
-
-    * ``title``: a flag about the loser («погоны», V8): counted for the loser's entrant;
-    * ``seats``: a list of seats (the losing team, V6): kept, not counted;
-    * ``scores``: a number per seat (an index by seat): averaged per entrant;
-    * ``letters``: a string per seat: kept and shown.
+    * ``title``: a flag about the loser («погоны», V8): the games its entrant lost so;
+    * ``seats``: a list of seats (the losing team, V6): the games its entrant was among them;
+    * ``scores``: a number per seat: its entrant's mean;
+    * ``letters``: a string per seat: its entrant's last.
     """
 
     name: str
     kind: str
     help: dict[str, str] = field(default_factory=dict)
+    tally: str = ""
+
+    def count(self, result: dict, seat: int) -> float | str | None:
+        """What this field counts for ``seat`` in one game's ``result`` (``None``: nothing)."""
+        value = result.get(self.name)
+        if value is None:
+            return None
+        if self.kind == "title":
+            return int(result.get("loser") == seat and bool(value))
+        if self.kind == "seats":
+            return int(seat in value)
+        return value[seat]  # scores, letters
 
 
 @dataclass(frozen=True, slots=True)

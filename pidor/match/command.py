@@ -11,12 +11,21 @@ import time
 import click
 
 from ..autoplay import GameTooLong
-from ..games import GAME_IDS
+from ..engine.table import TABLE_DEFAULTS
 from ..gamelog.deal import MAX_SEAT_SEED
 from ..gamelog.format import LogWriteError
+from ..games import GAME_IDS, game_class, parse_options
 from .entrants import named_entrant, parse_entrant
 from .pool import RayUnavailable
-from .runner import MAX_FORFEITS, EntrantFailing, MatchError, MatchFailed, MatchInterrupted, TimeControl, run_match
+from .runner import (
+    MAX_FORFEITS,
+    EntrantFailing,
+    MatchError,
+    MatchFailed,
+    MatchInterrupted,
+    TimeControl,
+    run_match,
+)
 from .stats import parse_sprt
 from .summary import summary_text
 
@@ -54,16 +63,16 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 
 
 @click.command()
-@click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True)
+@click.option("--game", type=click.Choice(GAME_IDS), default=TABLE_DEFAULTS["game"], show_default=True)
+@click.option("--players", type=click.IntRange(1), default=None, help="Seats at each table [default: the game's].")
 @click.option("--games", type=click.IntRange(0), default=10, show_default=True,
               help="Games in all (with --rotate or more entrants than seats: a multiple of one round).")
-@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
-@click.option("--hard", is_flag=True, default=None, help="Durak hard mode: everyone pays for the mark (D12).")
-@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
-              help="Simple durak's lead (V2 1.а, V3 1.б, V4 «пятки»; default classic).")
-@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None,
-              help="Podkidnoy / perevodnoy team play (V6; --players 4 or 6).")
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE",
+              help="A game option, e.g. --opt teams=2x2 --opt deck=52 (`pidor games` lists each game's).")
+@click.option("--deck", type=click.IntRange(1), default=None, help="Deck size (--opt deck=N) [default: the game's].")
+@click.option("--hard", is_flag=True, default=None, help="The same as --opt hard=true (durak, D12).")
+@click.option("--variant", default=None, metavar="LEAD", help="The same as --opt lead=LEAD (simple durak, V2-V4).")
+@click.option("--teams", default=None, metavar="TEAMS", help="The same as --opt teams=TEAMS (durak team play, V6).")
 @click.option("--seed", default=None, help="Seed text; the same seed and entrants give the same schedule and deals.")
 @click.option("--seat", "specs", multiple=True, metavar="SPEC",
               help="An entrant for the next seat: builtin:random[:cheat=P,attention=P,false_call=P,acquit=P], "
@@ -101,7 +110,7 @@ SECONDS = click.FloatRange(0.001, 3600.0)
               help="Stop (exit 3) when an entrant forfeits its first N games in a row: a bot that cannot start "
                    "or play is no player to rate (0: never stop).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(game, players, games, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
+def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
           game_time, results, resume, logs, stderr_dir, listen, sprt, max_forfeits, as_json) -> None:
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
@@ -120,6 +129,12 @@ def match(game, players, games, deck, hard, variant, teams, seed, specs, named, 
     games done are in --results: the line says how to continue)."""
     if seed is None:
         seed = os.urandom(8).hex()
+    aliases = [f"{k}={v}" for k, v in (("deck", deck), ("hard", hard and "true"), ("lead", variant), ("teams", teams))
+               if v is not None]
+    try:
+        options = parse_options(game, [*aliases, *opts])
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--opt") from None
     entrants = []
     for text in named:
         try:
@@ -143,12 +158,12 @@ def match(game, players, games, deck, hard, variant, teams, seed, specs, named, 
     where = _listen(listen)
     bar = None
     if sys.stderr.isatty() and games > 1:
-        bar = click.progressbar(length=games, label=f"{game} ×{players}", file=sys.stderr)
+        bar = click.progressbar(length=games, label=f"{game} ×{players or game_class(game).DEFAULTS['players']}",
+                                file=sys.stderr)
         bar.__enter__()
     started = time.perf_counter()
     try:
-        extra = {k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None}
-        result = run_match(game, players, games, deck=None if deck is None else int(deck), hard=hard, variant=extra,
+        result = run_match(game, players, games, options=options,
                            seed=seed,
                            specs=list(specs), entrants=entrants, seat_seeds=seeds, logs=logs, rotate=rotate,
                            concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,

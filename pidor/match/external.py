@@ -55,7 +55,8 @@ from typing import Callable
 import trio
 
 from ..bots import RandomBot
-from ..engine.table import Table
+from ..engine.table import TABLE_OPTIONS
+from ..games import game_class
 from ..server.app import Server
 from ..server.drive import Replacement
 from ..server.limits import Limits
@@ -66,7 +67,15 @@ from ..server.store import Store
 from .entrants import Entrant
 from .launch import Program, Stderr, launch
 from .play import Setup
-from .record import count_events, finish_record, log_path, match_extra, new_record, server_seed, standin_seed
+from .record import (
+    count_events,
+    finish_record,
+    log_path,
+    match_extra,
+    new_record,
+    server_seed,
+    standin_seed,
+)
 from .schedule import Game
 
 __all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "MAX_REFUSED"]
@@ -433,9 +442,9 @@ class Hub:
         self.stderr_dir = None if stderr_dir is None else Path(stderr_dir)
         move = clock.move
         options = dict(setup.options)
-        for key in ("call_window", "vote_timeout", "bito_timeout", "trick_display"):
-            if options[key] is not None:
-                options[key] = min(options[key], move)
+        for o in TABLE_OPTIONS + game_class(options["game"]).CLOCKS:  # every clock, the move's at most
+            if o.kind == "seconds" and options[o.name] is not None:
+                options[o.name] = min(options[o.name], move)
         options["turn_timeout"] = move
         options["tutorial"] = False
         self.options = options

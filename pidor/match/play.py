@@ -12,7 +12,16 @@ from ..engine.seeds import Rng
 from ..engine.table import Table
 from ..gamelog.record import Recorder, seat_info
 from .entrants import Entrant
-from .record import bot_seed, match_extra, count_events, driver_key, finish_record, log_path, new_record, server_seed
+from .record import (
+    bot_seed,
+    count_events,
+    driver_key,
+    finish_record,
+    log_path,
+    match_extra,
+    new_record,
+    server_seed,
+)
 from .schedule import Game
 
 __all__ = ["Setup", "play"]

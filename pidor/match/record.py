@@ -31,6 +31,8 @@ import hashlib
 import hmac
 from pathlib import Path
 
+from ..games import spec
+
 __all__ = ["match_base", "mac", "server_seed", "bot_seed", "standin_seed", "driver_key", "new_record",
            "match_extra", "count_events", "finish_record", "log_path"]
 
@@ -96,9 +98,11 @@ def finish_record(record: dict, result: dict, actions: int, log: str | None) -> 
     record["order"] = list(result["order"])
     record["loser"] = result["loser"]
     record["draw"] = bool(result["draw"])
-    for key in ("losing_team", "pogony"):  # durak: the losing team (V6), the durak's «погоны» (V8)
-        if key in result:
-            record[key] = result[key]
+    for f in spec(record["game"]).results:  # what the game's result holds besides (V6, V8, scores…)
+        if f.name in result:
+            record[f.name] = result[f.name]
+    if "stalled" in result:  # T13: why a draw was declared
+        record["stalled"] = result["stalled"]
     record["actions"] = actions
     record["log"] = log
     return record

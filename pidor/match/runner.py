@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..games import game_class
+from ..bots.specs import check_plays
 from ..engine.table import table_options
 from .entrants import Entrant, name_entrants, parse_entrant
 from .play import Setup
@@ -210,12 +210,10 @@ def _prepare_results(path: str | os.PathLike, resume: bool) -> None:
 
 def run_match(
     game: str,
-    players: int,
+    players: int | None,
     games: int,
     *,
-    deck: int | None = None,
-    hard: bool | None = None,
-    variant: dict | None = None,
+    options: dict | None = None,
     seed: str = "0",
     specs: list[str] | None = None,
     entrants: list[Entrant] | None = None,
@@ -233,7 +231,8 @@ def run_match(
     max_forfeits: int = MAX_FORFEITS,
     progress: Callable[[int], None] | None = None,
 ) -> MatchResult:
-    """Play a match. Entrants come from ``entrants`` or seat ``specs`` (one per seat in
+    """Play a match of ``game`` with ``options`` (the game's: ``deck``, ``teams``…, and its
+    clocks). Entrants come from ``entrants`` or seat ``specs`` (one per seat in
     order), filled up with ``builtin:random``. ``results``: append one JSON record per game
     (``resume``: the file holds an interrupted run of this match; its games are not played
     again). ``sprt``: stop early once the SPRT of the first entrant against the second
@@ -241,16 +240,9 @@ def run_match(
     ``rotate``). ``max_forfeits``: raise :class:`EntrantFailing` once an entrant has
     forfeited that many games in a row from its first (0: never). ``progress(1)`` after
     each game played. Ctrl-C raises :class:`MatchInterrupted`."""
-    cls = game_class(game)
-    raw: dict = {"game": game, "players": players, **(variant or {})}  # variant: lead, teams (V2-V6)
-    if deck is not None:
-        raw["deck"] = deck
-    if hard is not None:
-        if "hard" not in cls.DEFAULTS:
-            raise MatchError(f"--hard is a durak option; {game} has no hard mode")
-        raw["hard"] = hard
     try:
-        options = table_options(raw)
+        given = {} if players is None else {"players": players}  # (None: the game's default)
+        options = table_options({**(options or {}), "game": game, **given})
     except ValueError as e:
         raise MatchError(str(e)) from None
     n = options["players"]
@@ -260,6 +252,9 @@ def run_match(
     entrants += [parse_entrant(DEFAULT_SPEC) for _ in range(n - len(entrants))]
     try:
         entrants = name_entrants(entrants)
+        for e in entrants:  # a policy that does not play the game is refused at once
+            if not e.external:
+                check_plays(e.params, game)
     except ValueError as e:
         raise MatchError(str(e)) from None
     seat_seeds = list(seat_seeds or [])

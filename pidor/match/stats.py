@@ -47,6 +47,8 @@ from typing import Iterable, NamedTuple
 
 from openskill.models import PlackettLuce
 
+from ..games import GAME_IDS, ResultField, spec
+
 __all__ = ["Z95", "wilson", "places", "summarize", "pair_summary", "summary_table",
            "Sprt", "parse_sprt", "SprtTest", "sprt_status", "llr", "elo_to_score"]
 
@@ -83,12 +85,13 @@ def _round(x: float | None) -> float | None:
 
 class _Entrant:
     __slots__ = ("games", "losses", "draws", "places", "cheats", "convicted", "false_calls", "forfeits",
-                 "team_losses", "pogony", "reasons")
+                 "reasons", "tallies")
 
     def __init__(self) -> None:
         self.games = self.losses = self.draws = self.cheats = self.convicted = self.false_calls = 0
-        self.forfeits = self.places = self.team_losses = self.pogony = 0
+        self.forfeits = self.places = 0
         self.reasons: dict[str, int] = {}  # forfeits by reason
+        self.tallies: dict[str, list] = {}  # the game's result fields (ResultField.tally): each game's count
 
 
 def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
@@ -107,6 +110,23 @@ def _rate(model, ratings: dict, record: dict, seat_places: list[float]) -> None:
         ratings[name] = [mu + dmu, math.sqrt((sigma * sigma + model.tau * model.tau) * factor)]
 
 
+def _tallied(records: list[dict]) -> list[ResultField]:
+    """The result fields of the records' games that a summary counts and that their
+    results hold (the losing team only in team play)."""
+    games = {rec["game"] for rec in records if rec.get("game") in GAME_IDS}
+    return [f for g in sorted(games) for f in spec(g).results
+            if f.tally and any(f.name in rec for rec in records)]
+
+
+def _tally(f: ResultField, counts: list) -> float | int | str | None:
+    """An entrant's tally of one result field: a sum of flags, a mean score, the last letters."""
+    if f.kind in ("title", "seats"):
+        return sum(counts)
+    if f.kind == "scores":
+        return _round(sum(counts) / len(counts)) if counts else None
+    return counts[-1] if counts else None
+
+
 def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> dict:
     """The summary of games: ``games``, ``draws``, ``actions``, ``entrants`` (sorted by
     rating, best first, then by name) and, with exactly two entrants or an explicit ``pair``,
@@ -116,8 +136,7 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
     stats: dict[str, _Entrant] = {}
     ratings: dict[str, list[float]] = {}
     draws = actions = 0
-    teams = any("losing_team" in rec for rec in records)  # V6 team play
-    durak = any("pogony" in rec for rec in records)  # V8: a durak's «погоны»
+    fields = _tallied(records)
     for rec in records:
         seat_places = places(rec)
         draws += bool(rec["draw"])
@@ -131,8 +150,10 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             st.places += seat_places[seat]
             st.losses += rec["loser"] == seat
             st.draws += bool(rec["draw"])
-            st.team_losses += seat in (rec.get("losing_team") or ())
-            st.pogony += rec["loser"] == seat and bool(rec.get("pogony"))
+            for f in fields:
+                counted = f.count(rec, seat)
+                if counted is not None:
+                    st.tallies.setdefault(f.tally, []).append(counted)
             for key in _COUNTS:
                 setattr(st, key, getattr(st, key) + rec[key][seat])
         for f in rec.get("forfeits", ()):
@@ -153,10 +174,8 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             "loss_rate": _round(st.losses / st.games), "loss_rate_95": [_round(x) for x in interval],
             "mu": _round(mu), "sigma": _round(sigma), "rating": _round(mu - 3 * sigma),
         })
-        if teams:
-            rows[-1]["team_losses"] = st.team_losses
-        if durak:
-            rows[-1]["pogony"] = st.pogony
+        for f in fields:
+            rows[-1][f.tally] = _tally(f, st.tallies.get(f.tally, []))
     rows.sort(key=lambda r: (-r["rating"], r["name"]))
     out = {"games": len(records), "draws": draws, "actions": actions, "entrants": rows}
     if pair is None and len(rows) == 2:
@@ -342,8 +361,11 @@ def summary_table(summary: dict) -> str:
     """The summary as the lines of a table (entrants best first) and, for two entrants,
     one line of A against B."""
     entrants = summary["entrants"]
-    extra = [(key, title) for key, title in (("team_losses", "team losses"), ("pogony", "pogony"))
-             if entrants and key in entrants[0]]  # team play (V6), durak's «погоны» (V8)
+    known = ("name", "spec", "games", "losses", "draws", "mean_place", "cheats", "convicted", "false_calls",
+             "forfeits", "forfeit_reasons", "loss_rate", "loss_rate_95", "mu", "sigma", "rating", "stderr",
+             "stderr_last")
+    # the game's own tallies (ResultField.tally: «погоны», team losses, mean score…)
+    extra = [(key, key.replace("_", " ")) for key in (entrants[0] if entrants else {}) if key not in known]
     head = ("entrant", "games", "losses", "loss rate (95%)", "draws", "mean place", "cheats",
             "convicted", "false calls", "forfeits", *(title for _, title in extra), "rating (mu ± sigma)")
     rows = [head]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..games import game_class
 from .stats import summarize, summary_table
 
 __all__ = ["match_summary", "summary_text"]
@@ -19,9 +20,8 @@ def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
     :class:`~pidor.match.launch.Stderr` in ``stderr`` (by name) ``stderr`` (the file, or
     ``None``) and ``stderr_last`` (``None`` when it wrote nothing)."""
     out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed}
-    if "hard" in options:
-        out["hard"] = options["hard"]
-    out.update({k: options[k] for k in ("lead", "teams") if options.get(k) is not None})
+    # the game's other options (durak's hard, teams, simple's lead…), as its spec declares them
+    out.update({k: options[k] for k in game_class(options["game"]).DEFAULTS if k not in out})
     out.update(summarize(records, pair))
     specs = {e.name: e.spec for e in entrants}
     out["entrants"] = [{"name": row["name"], "spec": specs[row["name"]], **row} for row in out["entrants"]]
@@ -37,7 +37,10 @@ def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
 
 def summary_text(summary: dict, logs: list[str], seconds: float | None = None) -> str:
     s = summary
-    lines = [f"{s['game']}: {s['players']} players, deck {s['deck']}" + (", hard" if s.get("hard") else "")
+    changed = [f"{k}={str(v).lower() if type(v) is bool else v}" for k, v in s.items()
+               if k in game_class(s["game"]).DEFAULTS and k not in ("players", "deck")
+               and v != game_class(s["game"]).DEFAULTS[k]]  # the options that differ from the game's own
+    lines = [f"{s['game']}: {s['players']} players, deck {s['deck']}" + "".join(f", {c}" for c in changed)
              + f", {s['games']} games, seed {s['seed']!r}: {s['draws']} draws, {s['actions']} actions"
              + (f" ({s['games'] / seconds:.0f} games/s)" if seconds else ""), summary_table(s)]
     if "sprt" in s:

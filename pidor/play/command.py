@@ -7,8 +7,10 @@ import sys
 import click
 
 from ..bots import parse_spec
+from ..bots.specs import check_plays
 from ..client import Client, PidorError, ServerError
-from ..games import GAME_IDS
+from ..engine.table import TABLE_DEFAULTS
+from ..games import GAME_IDS, game_class, parse_options
 from .session import Session
 from .terminal import run_session, wants_keys
 from .text import error_text, game_name
@@ -22,12 +24,11 @@ NAME_MAX = 32
 #: notice a cheat, so that махлёж and the court are part of the game from the start
 BOT_SPEC = "builtin:random:cheat=0.05,attention=0.5"
 
-#: option -> the table option it sets (PROTOCOL.md §4 ``create``, §8 clocks)
+#: option -> the table option it sets (PROTOCOL.md §4 ``create``, §8 clocks); a game's own
+#: clocks (durak's «бито», «пидор»'s trick display) are ``--opt`` options like its others
 CLOCKS = {"call_window": "T3: time to call «пидор!» after each move",
           "vote_timeout": "T4: time for a court's vote",
-          "turn_timeout": "T9: time for each move a seat owes",
-          "bito_timeout": "D5, durak: silence that counts as «бито»",
-          "trick_display": "P14, «пидор»: how long a closed trick stays"}
+          "turn_timeout": "T9: time for each move a seat owes"}
 
 
 def _bot_spec(ctx, param, value: str) -> str:
@@ -57,13 +58,15 @@ def _seconds(what: str):
 @click.option("--port", default=7777, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--name", default="player", show_default=True, callback=_name,
               help=f"Your name at the table (1..{NAME_MAX} printable characters).")
-@click.option("--game", type=click.Choice(GAME_IDS), default="pidor", show_default=True)
-@click.option("--variant", type=click.Choice(["classic", "partial", "pairs"]), default=None,
-              help="Simple durak's lead (V2-V4).")
-@click.option("--teams", type=click.Choice(["2x2", "3x3"]), default=None, help="Durak team play (V6).")
-@click.option("--players", type=click.IntRange(2, 6), default=4, show_default=True,
-              help="Seats at the new table; all but yours get built-in bots.")
-@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size [default: 52 pidor, 36 durak].")
+@click.option("--game", type=click.Choice(GAME_IDS), default=TABLE_DEFAULTS["game"], show_default=True)
+@click.option("--players", type=click.IntRange(1), default=None,
+              help="Seats at the new table; all but yours get built-in bots [default: the game's].")
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE",
+              help="A game option for a table you create, e.g. --opt teams=2x2 --opt bito_timeout=5 "
+                   "(`pidor games` lists each game's).")
+@click.option("--deck", type=click.IntRange(1), default=None, help="Deck size (--opt deck=N) [default: the game's].")
+@click.option("--variant", default=None, metavar="LEAD", help="The same as --opt lead=LEAD (simple durak, V2-V4).")
+@click.option("--teams", default=None, metavar="TEAMS", help="The same as --opt teams=TEAMS (durak team play, V6).")
 @click.option("--lang", type=click.Choice(["ru", "en"]), default="ru", show_default=True,
               help="Language of everything shown: the board, events, rules, hints, errors.")
 @click.option("--table", type=click.IntRange(1), default=None, help="Join this table instead of creating one.")
@@ -75,10 +78,9 @@ def _seconds(what: str):
 @_seconds("call_window")
 @_seconds("vote_timeout")
 @_seconds("turn_timeout")
-@_seconds("bito_timeout")
-@_seconds("trick_display")
 @click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
-def play(host, port, name, game, variant, teams, players, deck, lang, table, watch, token, bot_spec, auto_pass, **clocks) -> None:
+def play(host, port, name, game, players, opts, deck, variant, teams, lang, table, watch, token, bot_spec, auto_pass,
+         **clocks) -> None:
     """Play at a server from this terminal: `pidor play --name me`, then `help`.
 
     \b
@@ -88,6 +90,14 @@ def play(host, port, name, game, variant, teams, players, deck, lang, table, wat
     (a pipe, a script) type `call`, `pass`, `vote pidor|clean` instead."""
     if watch is not None and table is not None:
         raise click.UsageError("--watch and --table do not go together: watch a table, or sit at one")
+    aliases = [f"{k}={v}" for k, v in (("deck", deck), ("lead", variant), ("teams", teams)) if v is not None]
+    try:
+        game_opts = parse_options(game, [*aliases, *opts])
+        check_plays(bot_spec, game)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--opt" if "does not play" not in str(e) else "--bot") from None
+    if players is None:
+        players = game_opts.get("players") or game_class(game).DEFAULTS["players"]
     client = Client(host, port, name, token)
     session = Session(client, lang=lang, out=click.echo, keys=wants_keys(sys.stdin, sys.stdout), auto_pass=auto_pass,
                       watching=watch)
@@ -103,11 +113,8 @@ def play(host, port, name, game, variant, teams, players, deck, lang, table, wat
             joined = client.join(table)
             session.say("joined", table=table, seat=joined["seat"])
         else:
-            options = {"game": game, "players": players, "bots": [bot_spec] * (players - 1)}
+            options = {**game_opts, "game": game, "players": players, "bots": [bot_spec] * (players - 1)}
             options.update({k: v for k, v in clocks.items() if v is not None})
-            options.update({k: v for k, v in (("lead", variant), ("teams", teams)) if v is not None})
-            if deck is not None:
-                options["deck"] = int(deck)
             joined = client.create(**options)
             session.say("created", table=joined["table"]["id"], game=game_name(game, lang), players=players,
                         seat=joined["seat"])

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import Policy, parse_spec
+from ..bots.specs import check_plays
 from ..engine.game import shown
 from ..engine.table import table_options
 from .seams import Peer
@@ -45,7 +46,10 @@ def server_options(raw: Any) -> tuple[dict, list[dict]]:
     full = table_options(options)
     if type(delay) not in (int, float) or not 0 <= delay <= MAX_WATCH_DELAY:
         raise ValueError(f"watch_delay must be a number of seconds 0..{MAX_WATCH_DELAY:g}, not {shown(delay)}")
-    return {**full, "watch_delay": float(delay)}, _bot_specs(bots, full["players"] - 1)
+    specs = _bot_specs(bots, full["players"] - 1)
+    for s in specs:  # a policy that does not play the game is refused at once
+        check_plays(s, full["game"])
+    return {**full, "watch_delay": float(delay)}, specs
 
 
 def _bot_specs(bots: Any, most: int) -> list[dict]:

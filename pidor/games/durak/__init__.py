@@ -26,9 +26,10 @@ _TRANSFER = {"transfer": EventDoc("the attack is transferred to the next player 
 _BITO = {"bito_timeout": EventDoc("silence counted as «бито» (D5)", ("seats",))}
 _RESULTS = (
     ResultField("pogony", "title", {"en": "«погоны»: the durak's last attack was two of the lowest rank (V8)",
-                                    "ru": "«погоны»: последний ход под дурака — две младшие карты (V8)"}),
+                                    "ru": "«погоны»: последний ход под дурака — две младшие карты (V8)"},
+                tally="pogony"),
     ResultField("losing_team", "seats", {"en": "the losing team's seats (V6, V7)",
-                                         "ru": "места проигравшей команды (V6, V7)"}),
+                                         "ru": "места проигравшей команды (V6, V7)"}, tally="team_losses"),
 )
 _COVER = Conform(impossible={"type": "cover", "card": "Ac", "target": 99})
 _TEAMS = ({"players": 4, "teams": "2x2"}, {"players": 6, "teams": "3x3"})

@@ -87,6 +87,8 @@ class DurakGame(DurakState, Game):
                                            "ru": "V9 «до завала»: подкидывать, сколько есть карт у отбивающегося"}),
         *UNIT_OPTIONS,
     )
+    CLOCKS = (Option("bito_timeout", 10.0, "seconds", {"en": "D5: silence that counts as «бито»",
+                                                       "ru": "D5: молчание, которое считается «бито»"}),)
     #: An action is chosen for one table of cards: throw-ins, covers and «беру» from the
     #: same bout stay natural while others play; a new bout or a transfer (a new
     #: defender) makes them stale.

@@ -77,6 +77,7 @@ class SimpleGame(DurakGame):
                choices=tuple(LEADS)),
         *UNIT_OPTIONS,
     )
+    CLOCKS = ()  # V1: no throwing in, so no «бито» to wait for
     CHOICE_EVENTS = frozenset({"bout"})
     #: V1: after a loss the player after the loser leads (the loser deals).
     AFTER_LOSER = 1

@@ -73,6 +73,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         Option("deck", 52, "int", {"en": "cards in the deck", "ru": "карт в колоде"}, choices=(36, 52)),
         *UNIT_OPTIONS,
     )
+    CLOCKS = (Option("trick_display", 2.0, "seconds", {"en": "P14: how long a closed trick stays on show",
+                                                       "ru": "P14: сколько закрытая взятка лежит на виду"}),)
 
     # ------------------------------------------------------------------ creation
 
