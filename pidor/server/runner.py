@@ -204,6 +204,7 @@ class TableRunner(Drive, Plays):
             if self._game_open:  # a game cut off: its log ends as aborted
                 self._game_open = False
                 self.game_log.abort(self.close_reason)
+            self._driver = None  # (it refers back to the runner: no cycle outlives the table)
             self.house.table_closed(self.id, self.close_reason)
 
     def _refuse_queued(self) -> None:
@@ -429,6 +430,10 @@ class TableRunner(Drive, Plays):
         self.game_log.finish(t.game.result)  # the footer reveals the server seed
         self._server_event({"type": "results", "number": t.games, "result": t.game.result, "mark": t.mark,
                             "names": [s.name for s in self.seats], "deal": self.game_log.reveal()})
+        # The driver and its bots' knowledge served this game only; the driver refers back to
+        # the runner (its ServerTable and SeatPolicies), a cycle that only the cyclic GC,
+        # which a server runs rarely (command.py), would otherwise free.
+        self._driver = None
         for s in self.seats:
             s.turn_seq = s.turn_deadline = None
             if s.away:
