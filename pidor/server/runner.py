@@ -393,12 +393,14 @@ class TableRunner(Drive, Plays):
                 acted = e["action"]
             private = "_private" in e
             asks = kind in ASKING  # (a frame that is never held, outbox.py)
+            owing = self._owing(e) if kind == "window" else None
             frame = None
             for s in humans:
                 if frame is None or private:  # one encoding serves every seat if nothing is private
                     view = project(e, s.index)
-                    if e["type"] == "window":
+                    if owing is not None:
                         view["action"] = acted  # public: payments, the only private actions, open none
+                        view["owing"] = owing
                     if "deadline" in view:
                         view["deadline"] = _rel(view["deadline"], trio.current_time())
                     frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
@@ -406,8 +408,9 @@ class TableRunner(Drive, Plays):
                 self._queue(s.conn, frame, s.index, hidden, asks)
             if self.spectators:
                 view = project(e, None)
-                if kind == "window":
+                if owing is not None:
                     view["action"] = acted
+                    view["owing"] = owing
                 if "deadline" in view:  # as of the event (a delayed spectator gets it later)
                     view["deadline"] = _rel(view["deadline"], now)
                 frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
@@ -419,6 +422,14 @@ class TableRunner(Drive, Plays):
                 self._to_spectators(wire.encode(self._snapshot_message(None, now)), now)
         if self._game_open and self.table.over:
             self._game_over()
+
+    def _owing(self, window: Event) -> list[int]:
+        """The seats a ``window`` event shows as owing an answer: not those whose client
+        said ``may_call: false`` (PROTOCOL.md §3), for whom the table passes in the same
+        cycle (drive.PASSER); the log keeps the table's own list."""
+        seats = self.seats
+        return [i for i in window["owing"]
+                if seats[i].kind != "human" or seats[i].conn is None or seats[i].conn.may_call]
 
     def _server_event(self, event: Event) -> None:
         """An event the server adds to the game's stream (timeouts, seats, game over)."""
