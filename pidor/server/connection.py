@@ -166,11 +166,17 @@ class Connection:
         decoder = wire.Decoder()
         limits = self.limits
         # One cancel scope for the whole loop. Until hello its deadline stays where it was
-        # set at connecting; after hello it moves after every read.
+        # set at connecting; from the hello on it is IDLE_TIMEOUT after the last read. It
+        # moves before the read's messages are handled, and at the hello among them: their
+        # handling may wait for tables (a busy server), which is no silence of the peer's.
         with trio.CancelScope(deadline=trio.current_time() + limits.HELLO_TIMEOUT) as idle:
             try:
                 while not self._closing:
                     data = await self._receive(limits.RECV_SIZE)
+                    due = trio.current_time() + limits.IDLE_TIMEOUT
+                    # Moving a deadline costs; a second of slack on a 600 s one is fine.
+                    if self.player is not None and due - idle.deadline > 1.0:
+                        idle.deadline = due
                     decoder.receive_data(data)
                     while not self._closing:
                         msg = decoder.next_message()
@@ -179,11 +185,9 @@ class Connection:
                         await self._table_answer()
                         if self._closing:
                             break
+                        before_hello = self.player is None
                         self._dispatch(msg)
-                    if self.player is not None:
-                        # Moving a deadline costs; a second of slack on a 600 s one is fine.
-                        due = trio.current_time() + limits.IDLE_TIMEOUT
-                        if due - idle.deadline > 1.0:
+                        if before_hello and self.player is not None:  # the hello, in time: the idle clock
                             idle.deadline = due
                     if not data:
                         await self._table_answer()  # (a half-closed peer gets it)
