@@ -1,9 +1,18 @@
 #!/usr/bin/env python3
-"""Soak the match server: a hostile mix of clients while normal tables play.
+"""Soak the match server: its memory over many games, then a hostile mix of clients while
+normal tables play.
 
 Starts ``pidor serve`` in a subprocess (a fresh data directory, a free port, its warnings
-and errors to a file), opens ``--tables`` normal tables of remote seats (bench_server.py's
-clients: random honest play, every ``act`` timed to its reply) and runs three phases:
+and errors to a file) and runs these phases:
+
+0. games (``--games N``, 0 to skip): N games one after another (``--game-clients`` at
+   once), each at a fresh table that closes after it: one remote seat (hello
+   ``may_call: false``, random honest play) and built-in bots, the games and seat counts
+   in turn. The server's RSS after every tenth of them: a server that keeps something of
+   each game grows with them (the goal: RSS after N games within 10% of RSS after N/10);
+
+then it opens ``--tables`` normal tables of remote seats (bench_server.py's clients:
+random honest play, every ``act`` timed to its reply) and runs:
 
 1. quiet (``--quiet`` s, after ``--warmup`` s): the normal tables alone, a baseline;
 2. hostile (``--seconds``): ``--hostile`` hostile clients at once (hostile.py: fuzzed
@@ -14,17 +23,19 @@ clients: random honest play, every ``act`` timed to its reply) and runs three ph
 
 Then SIGTERM: the server must exit 0 within 15 s. Printed (``--json``: one JSON object):
 crashes (the server exited during the soak), unhandled exceptions in its stderr (each
-traceback once, grouped by the error), the server's RSS, open files and tables at each
-step, the normal tables' moves/s and act round trip per phase, and for each hostile
-behaviour the error codes its clients received. Exit status 1 and a FAIL line on a crash,
-an unhandled exception or an unclean stop. A server whose RSS passes ``--max-rss`` MiB
-is killed at once (a failure too), so that a runaway server cannot take the machine's
-memory.
+traceback once, grouped by the error), the server's RSS over the games, its RSS, open
+files and tables at each step, the normal tables' moves/s and act round trip per phase,
+and for each hostile behaviour the error codes its clients received. Exit status 1 and a
+FAIL line on a crash, an unhandled exception, an unclean stop or memory that grew with
+the games. A server whose RSS passes ``--max-rss`` MiB is killed at once (a failure
+too), so that a runaway server cannot take the machine's memory.
 
-The hostile clients connect from 127.0.0.2 and each normal table from an address of its
-own in 127.0.1.0/24 (all loopback on Linux), so per-address limits meet only the attacker.
+The hostile clients connect from 127.0.0.2, each normal table from an address of its
+own in 127.0.1.0/24 and each game of phase 0 from one of its own in 127.3.0.0/16 (all
+loopback on Linux), so per-address limits meet only the attacker.
 
     python scripts/soak.py --seconds 30
+    python scripts/soak.py --games 5000 --seconds 0 --json
 """
 
 from __future__ import annotations
@@ -44,10 +55,11 @@ from pathlib import Path
 import trio
 
 from hostile import BEHAVIOUR_SECONDS
-from server_load import (Stats, cpu_seconds, free_port, latency_ms, rss_kib, run_table, start_server, stop_server,
-                         wait_listening)
+from server_load import (Seat, Stats, cpu_seconds, free_port, latency_ms, rss_kib, run_table, start_server,
+                         stop_server, wait_listening)
 
-from pidor.engine.games import GAME_IDS  # server_load put the repository on sys.path
+from pidor import wire  # server_load put the repository on sys.path
+from pidor.engine.games import GAME_IDS
 from pidor.server.testing import Client
 
 #: Seconds the server has to exit after SIGTERM.
@@ -66,6 +78,86 @@ async def hostile_child(port: int, args) -> dict:
             raise SystemExit(f"the hostile clients' process failed (exit status {done.returncode})")
         return json.loads(done.stdout)
     raise SystemExit(f"the hostile clients' process did not end within {args.seconds + BEHAVIOUR_SECONDS:g} s")
+
+
+# --- phase 0: memory over many games ------------------------------------------------------------
+
+#: Phase 0's goal: RSS after all its games at most this much above RSS after a tenth of them.
+MEMORY_GROWTH = 0.10
+#: Seconds one game of phase 0 may take.
+GAME_SECONDS = 60.0
+
+
+def game_address(k: int) -> str:
+    """The loopback address game ``k`` of phase 0 comes from: one of its own, as players
+    come from many places (one address may create only so many tables a minute)."""
+    block = k // 250
+    return f"127.{3 + block // 256}.{block % 256}.{k % 250 + 1}"
+
+
+def game_setup(k: int) -> tuple[str, int]:
+    """Game ``k``'s game and seat count: every game in turn, 2 to 4 seats (every game
+    takes those)."""
+    return GAME_IDS[k % len(GAME_IDS)], 2 + (k // len(GAME_IDS)) % 3
+
+
+async def one_game(port: int, k: int, token: str | None, stats: Stats) -> str:
+    """Game ``k`` at a fresh table: hello (``may_call: false``; the player's ``token``
+    after the first game), create with bots, start, play to the results, leave (the table
+    closes). Returns the token."""
+    game, players = game_setup(k)
+    stream = await trio.open_tcp_stream("127.0.0.1", port, local_address=game_address(k))
+    seat = Seat(stream, stats, random.Random(k))
+    with trio.fail_after(GAME_SECONDS):
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(seat.reader)
+            hello = {"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "soak", "may_call": False}
+            if token is not None:
+                hello["token"] = token
+            welcome = await seat.request(hello)
+            assert welcome["type"] == "welcome", welcome
+            options = {"game": game, "players": players, "bots": players - 1, "turn_timeout": None}
+            joined = await seat.request({"type": "create", "options": options})
+            assert joined["type"] == "joined", joined
+            seat.seat = joined["seat"]
+            started = await seat.request({"type": "start"})
+            assert started["type"] == "ok", started
+            await seat.game_over.wait()
+            left = await seat.request({"type": "leave"})
+            assert left["type"] == "ok", left
+            await stream.aclose()
+            nursery.cancel_scope.cancel()
+    return welcome.get("token", token)
+
+
+async def memory_phase(port: int, args, watch) -> dict:
+    """``args.games`` games, ``args.game_clients`` at once; the server's RSS after every
+    tenth of them (``watch.sample``), and its growth from the first sample to the last."""
+    n = args.games
+    every = max(1, n // 10)
+    samples: list[dict] = []
+    stats = Stats()
+    next_game = 0
+    done = 0
+    t0 = time.perf_counter()
+
+    async def client() -> None:
+        nonlocal next_game, done
+        token = None
+        while next_game < n:
+            k, next_game = next_game, next_game + 1
+            token = await one_game(port, k, token, stats)
+            done += 1
+            if done % every == 0 or done == n:
+                samples.append({"games": done, "rss_kib": watch.sample().get("rss_kib")})
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(min(args.game_clients, n)):
+            nursery.start_soon(client)
+    seconds = time.perf_counter() - t0
+    first, last = samples[0]["rss_kib"], samples[-1]["rss_kib"]
+    return {"games": n, "seconds": round(seconds, 1), "games_per_s": round(n / seconds, 1), "moves": stats.moves,
+            "samples": samples, "growth": round(last / first - 1, 4) if first and last else None}
 
 
 # --- the soak ---------------------------------------------------------------------------------
@@ -113,7 +205,7 @@ async def run_phases(port: int, args, watch, hostile) -> dict:
     """The normal tables and the three phases against a server on ``port``; ``watch``:
     its process (``alive``, ``exit_status``, ``sample``, ``kill``); ``hostile()``: runs
     the hostile mix and returns its tallies. A server that dies stops everything at once."""
-    out: dict = {"steps": {}, "phases": {}, "hostile": None, "crash": None}
+    out: dict = {"steps": {}, "phases": {}, "memory": None, "hostile": None, "crash": None}
     stats = Stats()
     ready, go, done = trio.Semaphore(0), trio.Event(), trio.Event()
     observer = None
@@ -165,6 +257,9 @@ async def run_phases(port: int, args, watch, hostile) -> dict:
         observer = Client(await trio.open_tcp_stream("127.0.0.1", port))
         await observer.hello("soak-observer")
         await step("start")
+        if args.games:
+            out["memory"] = await memory_phase(port, args, watch)
+            await step("games")
         for k in range(args.tables):
             nursery.start_soon(run_table, port, k, args, stats, ready, go, done, nursery)
         with trio.fail_after(SETUP_SECONDS):
@@ -262,12 +357,18 @@ def scan_stderr(text: str) -> dict:
 
 
 def failures(out: dict) -> list[str]:
-    """Why the soak failed: a crash, unhandled exceptions, an unclean stop ([] if none)."""
+    """Why the soak failed: a crash, memory that grows with the games, unhandled
+    exceptions, an unclean stop ([] if none)."""
     bad = []
     crash = out["crash"]
     if crash:
         bad.append(f"the server was {crash['cause']}" if crash["cause"] else
                    f"the server died during the soak (exit status {crash['exit_status']})")
+    memory = out["memory"]
+    if memory and memory["growth"] is not None and memory["growth"] > MEMORY_GROWTH:
+        first, last = memory["samples"][0], memory["samples"][-1]
+        bad.append(f"the server's RSS grew {memory['growth']:.0%} from {first['games']} to {last['games']} games "
+                   f"(at most {MEMORY_GROWTH:.0%} allowed): something of each game stays")
     if out["stderr"]["exceptions"]:
         bad.append(f"{out['stderr']['exceptions']} unhandled exceptions in the server's stderr")
     stop = out["stop"]
@@ -286,6 +387,13 @@ def report(out: dict) -> str:
     a = out["args"]
     lines = [f"soak: {a['hostile']} hostile clients for {a['seconds']:g} s against {a['tables']} tables of "
              f"{a['game']} x{a['players']} (seed {a['seed']}, port {out['port']})"]
+    memory = out.get("memory")
+    if memory:
+        rss = ", ".join(f"{s['games']}: {s['rss_kib'] / 1024:.1f}" for s in memory["samples"])
+        growth = "?" if memory["growth"] is None else f"{memory['growth']:+.1%}"
+        lines.append(f"games at fresh tables: {memory['games']} in {memory['seconds']} s "
+                     f"({memory['games_per_s']} a second); server RSS MiB after games {rss}; growth {growth} "
+                     f"(goal: at most {MEMORY_GROWTH:+.0%})")
     names = [n for n in ("quiet", "hostile", "after") if n in out["phases"]]
     ph = [out["phases"][n] for n in names]
     rows = [("seconds", "seconds"), ("moves/s", "moves_per_s"), ("games", "games"),
@@ -323,7 +431,8 @@ def report(out: dict) -> str:
                      f"{'within' if stop['in_time'] else 'killed after'} {stop['seconds']} s of SIGTERM")
     if out.get("data"):
         lines.append(f"data kept in {out['data']}")
-    lines += [f"FAIL: {why}" for why in out["failures"]] or ["PASS: no crash, no unhandled exception, a clean stop"]
+    lines += [f"FAIL: {why}" for why in out["failures"]] or ["PASS: no crash, no unhandled exception, a clean stop"
+                                                               + (", flat memory" if memory else "")]
     return "\n".join(lines)
 
 
@@ -354,8 +463,8 @@ async def soak_in(data: str, args) -> dict:
         in_time = stop_server(proc, STOP_SECONDS)
         stop = {"exit_status": proc.returncode, "in_time": in_time, "seconds": round(time.monotonic() - t0, 2)}
     text = err_path.read_text(errors="replace")
-    out.update(args={k: getattr(args, k) for k in ("seconds", "tables", "hostile", "players", "game", "seed",
-                                                     "warmup", "quiet", "settle", "max_rss")},
+    out.update(args={k: getattr(args, k) for k in ("games", "game_clients", "seconds", "tables", "hostile", "players",
+                                                     "game", "seed", "warmup", "quiet", "settle", "max_rss")},
                port=port, stop=stop, stderr=scan_stderr(text), stderr_tail=text.splitlines()[-20:])
     out["failures"] = failures(out)
     out["ok"] = not out["failures"]
@@ -364,6 +473,9 @@ async def soak_in(data: str, args) -> dict:
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1000,
+                    help="phase 0: games at fresh tables, the server's RSS after each tenth (0: skip it)")
+    ap.add_argument("--game-clients", type=int, default=4, help="phase 0: games at once")
     ap.add_argument("--seconds", type=float, default=30.0, help="the hostile phase")
     ap.add_argument("--tables", type=int, default=20, help="normal tables")
     ap.add_argument("--hostile", type=int, default=50, help="hostile clients at once")
@@ -379,6 +491,8 @@ def parse_args(argv=None):
     ap.add_argument("--keep-data", action="store_true", help="keep the server's data directory (store, logs, stderr)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
+    if args.games < 0 or args.game_clients < 1:
+        ap.error("--games must be 0 or more, --game-clients 1 or more")
     if args.seed is None:
         args.seed = random.randrange(2**32)
     return args

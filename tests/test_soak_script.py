@@ -20,6 +20,8 @@ import soak  # noqa: E402
 
 from server_helpers import serve  # noqa: E402
 
+from pidor.engine.games import GAME_IDS  # noqa: E402
+
 # The format of ``pidor serve``'s log lines (pidor/server/command.py).
 SERVER_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -129,6 +131,8 @@ def canned(**changes) -> dict:
                     "warmup": 2.0, "quiet": 3.0, "settle": 5.0, "max_rss": 2048},
            "port": 7777, "steps": {"start": step, "tables": step, "hostile_end": step, "after": step},
            "phases": {"quiet": phase, "hostile": phase, "after": phase},
+           "memory": {"games": 1000, "seconds": 40.0, "games_per_s": 25.0, "moves": 50000, "growth": 0.009,
+                      "samples": [{"games": 100 * k, "rss_kib": 34000 + 30 * k} for k in range(1, 11)]},
            "hostile": {"deep": {"runs": 3, "codes": {"too_deep": 3}, "notes": {"closed by the server": 3}}},
            "crash": None, "stop": {"exit_status": 0, "in_time": True, "seconds": 0.1},
            "stderr": soak.scan_stderr(""), "stderr_tail": []}
@@ -141,8 +145,16 @@ def test_a_clean_soak_passes():
     assert soak.failures(out) == []
     out["failures"] = []
     text = soak.report(out)
-    assert text.splitlines()[-1].startswith("PASS")
+    assert text.splitlines()[-1] == "PASS: no crash, no unhandled exception, a clean stop, flat memory"
     assert "deep" in text and "3 too_deep" in text
+    assert "1000: 33.5; growth +0.9%" in text
+
+
+def test_memory_that_grows_with_the_games_fails():
+    memory = canned()["memory"]
+    memory["growth"] = 0.25
+    assert soak.failures(canned(memory=memory)) == [
+        "the server's RSS grew 25% from 100 to 1000 games (at most 10% allowed): something of each game stays"]
 
 
 def test_a_crash_an_exception_and_an_unclean_stop_each_fail():
@@ -194,7 +206,8 @@ class Watch:
         return {"rss_kib": rss, "open_files": 12, "cpu_s": trio.current_time() / 10}
 
 
-ARGS = Namespace(tables=0, players=3, game="pidor", warmup=1.0, quiet=2.0, seconds=10.0, settle=3.0, max_rss=2048)
+ARGS = Namespace(games=0, tables=0, players=3, game="pidor", warmup=1.0, quiet=2.0, seconds=10.0, settle=3.0,
+                 max_rss=2048)
 
 
 async def hostile_for(seconds: float) -> dict:
@@ -213,6 +226,20 @@ async def test_the_phases_run_in_turn_and_sample_the_server(autojump_clock):
     assert out["steps"]["after"]["open_tables"] == 0 and out["steps"]["after"]["rss_kib"] == 30000
     assert out["phases"]["hostile"]["server_cpu_share"] == 0.1
     assert out["hostile"] == {"idle": {"runs": 1, "codes": {}, "notes": {}}} and out["crash"] is None
+
+
+async def test_the_games_phase_plays_each_game_at_a_fresh_table_and_samples_the_rss(autojump_clock):
+    """Phase 0: every game at a table of its own, from an address of its own, which closes
+    after it; the server's RSS after each tenth of the games."""
+    async with serve() as (server, port):
+        out = await soak.memory_phase(port, Namespace(games=20, game_clients=3), Watch())
+        assert server.lobby.tables == {}
+        games = server.store.db.execute("SELECT COUNT(*) FROM games WHERE ended IS NOT NULL").fetchone()[0]
+    assert games == 20 and out["games"] == 20 and out["moves"] > 20
+    assert out["samples"] == [{"games": 2 * k, "rss_kib": 30000} for k in range(1, 11)]
+    assert out["growth"] == 0.0
+    assert {soak.game_setup(k)[0] for k in range(20)} == set(GAME_IDS)
+    assert len({soak.game_address(k) for k in range(100_000)}) == 100_000
 
 
 async def test_a_server_that_dies_is_a_crash_and_ends_the_soak_at_once(autojump_clock):
