@@ -17,7 +17,10 @@ from ..engine.table import Table
 from .requests import RequestError, field_bool, field_int
 from .seating import Seat
 
-__all__ = ["Plays"]
+__all__ = ["Plays", "PLAYS"]
+
+#: The game requests (``_do_`` methods of :class:`Plays`).
+PLAYS = frozenset({"act", "call", "pass", "vote"})
 
 
 class Plays:

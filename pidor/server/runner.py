@@ -39,7 +39,7 @@ from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
 from .outbox import ASKING, Outbox
-from .plays import Plays
+from .plays import PLAYS, Plays
 from .requests import RequestError, field_int, field_str
 from .seams import House, Peer
 from .seating import Seat
@@ -105,6 +105,7 @@ class TableRunner(Drive, Plays):
         self._rng = Rng(self.house.new_seed(), b"runner")
         self._next_seed = self.house.new_seed()  # T10: the next deal's secret server seed
         self.outbox = Outbox()
+        self._packed_info: bytes | None = None  # info() packed, until the table info changes
         self._replied = False  # the request being handled has its reply (or error)
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
@@ -143,6 +144,22 @@ class TableRunner(Drive, Plays):
                 return s
         return None
 
+    def packed_info(self) -> bytes:
+        """``info()`` in msgpack (``wire.pack``), kept until the table info changes: the
+        lobby's ``list`` pages are made of these (``wire.encode_packed``)."""
+        packed = self._packed_info
+        if packed is None:
+            packed = self._packed_info = wire.pack(self.info())
+        return packed
+
+    def _info_changed(self) -> None:
+        """The table info may have changed (a seat, the state, a seed, the next deal's
+        commitment): the packed one is made again when next asked for, and the lobby's
+        pages that showed it go. Called wherever the info may change: whatever a cycle
+        changes, the lobby reads it only after the cycle."""
+        self._packed_info = None
+        self.house.table_changed(self.id)
+
     def info(self) -> dict:
         out = {
             "id": self.id,
@@ -170,10 +187,10 @@ class TableRunner(Drive, Plays):
                 else:
                     deadline = self._next_deadline()
                     if deadline is None:  # (no cancel scope to set up: the usual wait costs less)
-                        self._handle(await self._inbox.receive())
+                        self._take(await self._inbox.receive())
                     else:
                         with trio.move_on_at(deadline):
-                            self._handle(await self._inbox.receive())
+                            self._take(await self._inbox.receive())
                 # From the first _handle to the flush there is no await: a connection
                 # whose request _handle answered (Connection.table_answered) runs again
                 # only once its reply and the frames before it are handed over, so its
@@ -183,7 +200,7 @@ class TableRunner(Drive, Plays):
                         item = self._inbox.receive_nowait()
                     except trio.WouldBlock:
                         break
-                    self._handle(item)
+                    self._take(item)
                 now = trio.current_time()
                 self._tick(now)
                 more = self._drive(now)
@@ -272,6 +289,7 @@ class TableRunner(Drive, Plays):
                 self._send(s.conn, message)
 
     def _broadcast_info(self) -> None:
+        self._info_changed()
         message = {"type": "table", "table": self.info()}
         self._broadcast(message)
         if self.spectators:
@@ -433,6 +451,8 @@ class TableRunner(Drive, Plays):
 
     def _server_event(self, event: Event) -> None:
         """An event the server adds to the game's stream (timeouts, seats, game over)."""
+        if event["type"] == "seat":  # (away, back, a bot for a player who left or forfeited)
+            self._info_changed()
         self._emit([event], self._hidden())
 
     def _game_over(self) -> None:
@@ -457,6 +477,14 @@ class TableRunner(Drive, Plays):
         self._close_if_empty()
 
     # ------------------------------------------------------------------ requests
+
+    def _take(self, item: tuple) -> None:
+        """Handle an inbox item; any but a game request (act, call, pass, vote: they change
+        the info only through what ``_broadcast_info`` and ``_server_event`` see) may change
+        the table info."""
+        self._handle(item)
+        if item[0] != "request" or item[3]["type"] not in PLAYS:
+            self._info_changed()
 
     def _handle(self, item: tuple) -> None:
         op, conn, player, msg = item
