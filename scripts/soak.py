@@ -62,6 +62,8 @@ from pidor import wire  # server_load put the repository on sys.path
 from pidor.engine.games import GAME_IDS
 from pidor.server.testing import Client
 
+#: The lists phase's goal: the normal tables' act round trip p99 (ms) under the flood.
+LIST_FLOOD_P99_MS = 50
 #: Seconds the server has to exit after SIGTERM.
 STOP_SECONDS = 15.0
 #: Seconds the normal tables have to sit down before the soak starts.
@@ -70,14 +72,51 @@ SETUP_SECONDS = 30.0
 
 async def hostile_child(port: int, args) -> dict:
     """hostile.py in a child process: its tallies."""
-    cmd = [sys.executable, str(Path(__file__).with_name("hostile.py")), "--port", str(port),
-           "--clients", str(args.hostile), "--seconds", str(args.seconds), "--seed", str(args.seed)]
-    with trio.move_on_after(args.seconds + BEHAVIOUR_SECONDS):
+    return await _child(port, ["--clients", str(args.hostile), "--seconds", str(args.seconds),
+                               "--seed", str(args.seed)], args.seconds + BEHAVIOUR_SECONDS, "hostile clients'")
+
+
+async def list_flood_child(port: int, args) -> dict:
+    """hostile.py's list flood in a child process: its tallies."""
+    return await _child(port, ["--list-flood", "--clients", str(args.list_clients), "--depth", str(args.list_depth),
+                               "--seconds", str(args.list_flood)], args.list_flood + 10, "list flood's")
+
+
+async def _child(port: int, options: list[str], seconds: float, whose: str) -> dict:
+    cmd = [sys.executable, str(Path(__file__).with_name("hostile.py")), "--port", str(port), *options]
+    with trio.move_on_after(seconds):
         done = await trio.run_process(cmd, capture_stdout=True, check=False)
         if done.returncode != 0:
-            raise SystemExit(f"the hostile clients' process failed (exit status {done.returncode})")
+            raise SystemExit(f"the {whose} process failed (exit status {done.returncode})")
         return json.loads(done.stdout)
-    raise SystemExit(f"the hostile clients' process did not end within {args.seconds + BEHAVIOUR_SECONDS:g} s")
+    raise SystemExit(f"the {whose} process did not end within {seconds:g} s")
+
+
+# --- the lists phase: a lobby of large pages ------------------------------------------------------
+
+#: The name of the person at each table of the lists phase's lobby: 32 Cyrillic letters
+#: (64 bytes), at tables of six seats (the others bots), so that a page of tables is as
+#: large as a page gets (48 KiB).
+LOBBY_NAME = "Ж" * 32
+
+
+async def fill_lobby(port: int, tables: int, game: str) -> list[Client]:
+    """``tables`` waiting tables of ``game``, as many seats as it takes (6 at most), each
+    of a person of its own (from an address of its own, 127.4.0.0/16) and bots; the
+    people's connections (close them to close the tables)."""
+    people = []
+    for k in range(tables):
+        c = Client(await trio.open_tcp_stream("127.0.0.1", port, local_address=f"127.4.{k // 250}.{k % 250 + 1}"))
+        people.append(c)
+        welcome = await c.hello(LOBBY_NAME)
+        assert welcome["type"] == "welcome", welcome
+        for players in range(6, 1, -1):  # (the most seats the game takes)
+            joined = await c.request({"type": "create", "options": {"game": game, "players": players,
+                                                                    "bots": players - 1}})
+            if joined.get("code") != "bad_options":
+                break
+        assert joined["type"] == "joined", joined
+    return people
 
 
 # --- phase 0: memory over many games ------------------------------------------------------------
@@ -201,11 +240,12 @@ async def open_tables(observer: Client | None) -> int | None:
     return None
 
 
-async def run_phases(port: int, args, watch, hostile) -> dict:
-    """The normal tables and the three phases against a server on ``port``; ``watch``:
-    its process (``alive``, ``exit_status``, ``sample``, ``kill``); ``hostile()``: runs
-    the hostile mix and returns its tallies. A server that dies stops everything at once."""
-    out: dict = {"steps": {}, "phases": {}, "memory": None, "hostile": None, "crash": None}
+async def run_phases(port: int, args, watch, hostile, lists=None) -> dict:
+    """The normal tables and the phases against a server on ``port``; ``watch``: its
+    process (``alive``, ``exit_status``, ``sample``, ``kill``); ``hostile()``: runs the
+    hostile mix and returns its tallies; ``lists()``, the list flood (if
+    ``args.list_flood``). A server that dies stops everything at once."""
+    out: dict = {"steps": {}, "phases": {}, "memory": None, "lists": None, "hostile": None, "crash": None}
     stats = Stats()
     ready, go, done = trio.Semaphore(0), trio.Event(), trio.Event()
     observer = None
@@ -248,8 +288,8 @@ async def run_phases(port: int, args, watch, hostile) -> dict:
         out["crash"] = {"exit_status": watch.exit_status, "phases_done": list(out["phases"]), "cause": cause}
         cancel.cancel()
 
-    async def run_hostile(finished: trio.Event) -> None:
-        out["hostile"] = await hostile()
+    async def run(what: str, fn, finished: trio.Event) -> None:
+        out[what] = await fn()
         finished.set()
 
     async with trio.open_nursery() as nursery:
@@ -269,8 +309,18 @@ async def run_phases(port: int, args, watch, hostile) -> dict:
         await trio.sleep(args.warmup)  # every table starts its first game at once
         await phase("quiet", args.quiet)
         await step("tables")
+        if lists is not None and args.list_flood:
+            people = await fill_lobby(port, args.lobby_tables, args.game)
+            await step("lobby")
+            finished = trio.Event()
+            nursery.start_soon(run, "lists", lists, finished)
+            await phase("lists", args.list_flood + 10, until=finished)
+            await finished.wait()
+            await step("lists_end")
+            for c in people:
+                await c.aclose()
         finished = trio.Event()
-        nursery.start_soon(run_hostile, finished)
+        nursery.start_soon(run, "hostile", hostile, finished)
         await phase("hostile", args.seconds + BEHAVIOUR_SECONDS, until=finished)
         await finished.wait()
         out["steps"]["hostile_peak"] = {"rss_kib": out["phases"]["hostile"]["server_rss_peak_kib"]}
@@ -394,7 +444,7 @@ def report(out: dict) -> str:
         lines.append(f"games at fresh tables: {memory['games']} in {memory['seconds']} s "
                      f"({memory['games_per_s']} a second); server RSS MiB after games {rss}; growth {growth} "
                      f"(goal: at most {MEMORY_GROWTH:+.0%})")
-    names = [n for n in ("quiet", "hostile", "after") if n in out["phases"]]
+    names = [n for n in ("quiet", "lists", "hostile", "after") if n in out["phases"]]
     ph = [out["phases"][n] for n in names]
     rows = [("seconds", "seconds"), ("moves/s", "moves_per_s"), ("games", "games"),
             ("tables without a move", "tables_without_moves"), ("server CPU share", "server_cpu_share"),
@@ -410,6 +460,13 @@ def report(out: dict) -> str:
     lines.append("server".ljust(26) + "".join(s.rjust(13) for s in steps))
     for label, key in (("RSS KiB", "rss_kib"), ("open files", "open_files"), ("open tables", "open_tables")):
         lines.append(f"  {label:<24}" + "".join(f"{steps[s].get(key, '')!s:>13}" for s in steps))
+    if out.get("lists"):
+        f = out["lists"]
+        lines.append(f"list flood: {a['list_clients']} connections x {a['list_depth']} lists in flight for "
+                     f"{a['list_flood']:g} s, {a['lobby_tables']} tables listed: {f['pages']} pages served, refused "
+                     f"{_codes(f['refused'])}; {f['bytes'] / 2**20:.1f} MiB read; act round trip p99 "
+                     f"{out['phases']['lists']['act_ms']['p99']} ms, max {out['phases']['lists']['act_ms']['max']} ms "
+                     f"(goal: p99 at most {LIST_FLOOD_P99_MS} ms, max 1000 ms)")
     if out["hostile"]:
         lines.append("hostile behaviours: runs; error codes received; notes")
         for name, t in out["hostile"].items():
@@ -457,14 +514,16 @@ async def soak_in(data: str, args) -> dict:
     try:
         if not await wait_listening(proc, port):
             raise SystemExit(f"the server did not start:\n{err_path.read_text(errors='replace')}")
-        out = await run_phases(port, args, ServerWatch(proc), lambda: hostile_child(port, args))
+        out = await run_phases(port, args, ServerWatch(proc), lambda: hostile_child(port, args),
+                               lambda: list_flood_child(port, args))
     finally:
         t0 = time.monotonic()
         in_time = stop_server(proc, STOP_SECONDS)
         stop = {"exit_status": proc.returncode, "in_time": in_time, "seconds": round(time.monotonic() - t0, 2)}
     text = err_path.read_text(errors="replace")
-    out.update(args={k: getattr(args, k) for k in ("games", "game_clients", "seconds", "tables", "hostile", "players",
-                                                     "game", "seed", "warmup", "quiet", "settle", "max_rss")},
+    out.update(args={k: getattr(args, k) for k in ("games", "game_clients", "list_flood", "list_clients", "list_depth",
+                                                     "lobby_tables", "seconds", "tables", "hostile", "players", "game",
+                                                     "seed", "warmup", "quiet", "settle", "max_rss")},
                port=port, stop=stop, stderr=scan_stderr(text), stderr_tail=text.splitlines()[-20:])
     out["failures"] = failures(out)
     out["ok"] = not out["failures"]
@@ -476,6 +535,11 @@ def parse_args(argv=None):
     ap.add_argument("--games", type=int, default=1000,
                     help="phase 0: games at fresh tables, the server's RSS after each tenth (0: skip it)")
     ap.add_argument("--game-clients", type=int, default=4, help="phase 0: games at once")
+    ap.add_argument("--list-flood", type=float, default=10.0, metavar="SECONDS",
+                    help="the lists phase: greedy clients keep list requests in flight (0: skip it)")
+    ap.add_argument("--list-clients", type=int, default=30, help="the lists phase: connections from one address")
+    ap.add_argument("--list-depth", type=int, default=4, help="the lists phase: lists in flight on each connection")
+    ap.add_argument("--lobby-tables", type=int, default=100, help="the lists phase: waiting tables to list")
     ap.add_argument("--seconds", type=float, default=30.0, help="the hostile phase")
     ap.add_argument("--tables", type=int, default=20, help="normal tables")
     ap.add_argument("--hostile", type=int, default=50, help="hostile clients at once")
@@ -493,6 +557,8 @@ def parse_args(argv=None):
     args = ap.parse_args(argv)
     if args.games < 0 or args.game_clients < 1:
         ap.error("--games must be 0 or more, --game-clients 1 or more")
+    if args.list_flood < 0 or args.list_clients < 1 or args.list_depth < 1 or args.lobby_tables < 0:
+        ap.error("--list-flood must be 0 or more; --list-clients and --list-depth 1 or more, --lobby-tables 0 or more")
     if args.seed is None:
         args.seed = random.randrange(2**32)
     return args

@@ -377,3 +377,31 @@ async def test_the_per_address_cap_counts_an_ipv6_peer_by_its_network(autojump_c
         r = await (await connect(port, "::1")).receive()
         assert r["code"] == "server_full" and "your address" in r["message"], r
         assert server.per_address == {"::/64": 2}
+
+
+# --- issue 21 item 6: list floods ------------------------------------------------------------
+
+
+class FewLists(FastLimits):
+    CONNECTION_LISTS_PER_MINUTE = 2
+    LISTS_PER_MINUTE = 100
+
+
+async def test_a_list_refused_as_rate_limited_holds_the_connection_for_the_wait(autojump_clock):
+    """A greedy client that sends list after list, or sends them again the moment it is
+    refused, gets nothing for it: after a ``rate_limited`` list the server reads that
+    connection no further until the wait its message names has passed (what it sent
+    meanwhile is answered then, in order). Another connection is not held."""
+    async with serve(limits=FewLists, memory=True) as (server, listener):
+        greedy, other = await listener.connect(), await listener.connect()
+        await greedy.hello("greedy")
+        await other.hello("other")
+        t0 = trio.current_time()
+        await greedy.send_raw(b"".join(wire.encode({"type": t, "id": i}) for i, t in
+                                       enumerate(["list", "list", "list", "ping", "list"])))
+        replies = [await greedy.receive() for _ in range(5)]
+        assert [r.get("code", r["type"]) for r in replies] == ["tables", "tables", "rate_limited", "pong", "tables"]
+        assert "try again in 30 s" in replies[2]["message"]
+        assert trio.current_time() - t0 == pytest.approx(30.0)  # the ping waited for the hold
+        t1 = trio.current_time()
+        assert (await other.request({"type": "list"}))["type"] == "tables" and trio.current_time() == t1

@@ -8,7 +8,8 @@
   protocol violation gets one ``error`` frame and the connection closes.
   The peer has ``HELLO_TIMEOUT`` seconds from connecting to say ``hello`` (however much
   else it sends meanwhile); after it, silence longer than ``IDLE_TIMEOUT`` closes the
-  connection (clients ``ping``).
+  connection (clients ``ping``). A refusal with a ``hold`` (a ``rate_limited`` list)
+  stops the dispatching for that long: asking again at once costs the server nothing.
 * Frames go straight to the socket while nothing is queued and the kernel takes them
   (a non-blocking write; no task switch). Otherwise they wait in a queue bounded to
   ``QUEUE_BYTES`` that the writer task drains, each write within ``WRITE_TIMEOUT``. A
@@ -58,6 +59,7 @@ class Connection:
         self._writer_done = trio.Event()
         self._unanswered = False  # a request of ours waits in a table's inbox
         self._answered: trio.Event | None = None  # the reader waits for that answer
+        self._held_until: float | None = None  # a refusal holds the connection (RequestError.hold)
         # A TCP stream's descriptor, for writes that need not wait (see send_frames) and
         # reads without the stream's layers (_receive).
         sock = getattr(stream, "socket", None)
@@ -183,6 +185,9 @@ class Connection:
                         if msg is None:
                             break
                         await self._table_answer()
+                        if self._held_until is not None:
+                            await trio.sleep_until(self._held_until)
+                            self._held_until = None
                         if self._closing:
                             break
                         before_hello = self.player is None
@@ -270,3 +275,5 @@ class Connection:
                 self.handler.request(self, msg, rid)
         except RequestError as e:
             self.send({"type": "error", "id": rid, "code": e.code, "message": e.message})
+            if e.hold:
+                self._held_until = trio.current_time() + e.hold

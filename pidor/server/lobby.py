@@ -294,16 +294,19 @@ class Lobby:
 
     def _charge_list(self, conn: Peer) -> None:
         """Take a ``list`` from the connection's rate and its address's, or refuse it
-        (``rate_limited``) and take from neither."""
+        (``rate_limited``) and take from neither; the connection is then held (read no
+        further) until the wait has passed, so a greedy client's refusals cost nothing
+        either."""
         limits, now = self.limits, trio.current_time()
         wait = self._conn_list_rate.take(conn, now)
         if not wait:
             wait = self._list_rate.take(conn.address, now)
             if wait:
                 self._conn_list_rate.give_back(conn)
-        if wait:
+        if wait:  # (the connection is read no further until then: a refusal costs too)
             raise RequestError("rate_limited", f"{limits.CONNECTION_LISTS_PER_MINUTE} lists a minute may come from "
-                               f"one connection, {limits.LISTS_PER_MINUTE} from one address; {_retry(wait)}")
+                               f"one connection, {limits.LISTS_PER_MINUTE} from one address; {_retry(wait)}",
+                               hold=wait)
 
     def _page(self, game: str | None, only_open: bool, after: int | None,
               limit: int) -> tuple[list[bytes], int, int | None]:

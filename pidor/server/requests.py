@@ -56,11 +56,15 @@ ERRORS = {
 
 
 class RequestError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    """A refused request. ``hold``: seconds the connection is read no further (a
+    ``rate_limited`` list: a client that asks again at once gets nothing for it)."""
+
+    def __init__(self, code: str, message: str, hold: float | None = None) -> None:
         assert code in ERRORS, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.hold = hold
 
 
 def request_id(msg: dict) -> Any:
