@@ -241,11 +241,14 @@ class Lobby:
                 runner = self.tables.get(table)
             elif kind == "unwatch":
                 runner = self.tables.get(self.watching.get(conn))
-            else:
+            else:  # the player's table; for resync, else the one he watches
                 runner = self.seated.get(conn.player)
+                if runner is None and kind == "resync":
+                    runner = self.tables.get(self.watching.get(conn))
             if runner is None or runner.closed:
                 raise RequestError("no_table", "no such table" if table is not None
-                                   else "you watch no table" if kind == "unwatch" else "you sit at no table")
+                                   else "you watch no table" if kind == "unwatch"
+                                   else "you sit at or watch no table" if kind == "resync" else "you sit at no table")
             if kind == "watch" and self.watching.get(conn) != runner.id:
                 self._unwatch(conn)  # a connection watches one table at a time
                 self.watching[conn] = runner.id

@@ -610,6 +610,8 @@ class TableRunner(Drive, Plays):
         self._emit(self.rec.start(now))
         for s in self.seats:  # the deal itself: each seat's view of it, from the first event on
             self._snapshot(s, now)
+        if self.spectators:  # and the public view of it (durak's trump card, «пидор»'s open stacks)
+            self._to_spectators(wire.encode(self._snapshot_message(None, now)), now)
         self._broadcast_info()
 
     def _log_extra(self) -> dict:
@@ -658,11 +660,20 @@ class TableRunner(Drive, Plays):
         self._reply(conn, rid, {"type": "ok"})
 
     def _do_resync(self, conn, player, msg, rid) -> None:
-        seat = self._seat(player)
+        """A fresh snapshot: a seat's before the ``ok``; a spectator's after it, on his
+        tape (delayed as everything he gets). Before the first game, the table info."""
+        seat = self.seat_of(player)
+        if seat is None and conn not in self.spectators:
+            raise RequestError("not_seated", f"you neither sit at nor watch table {self.id}")
         if self.table is None:
             self._reply(conn, rid, {"type": "table", "table": self.info()})
             return
-        self._snapshot(seat, trio.current_time())
+        now = trio.current_time()
+        if seat is None:
+            self._reply(conn, rid, {"type": "ok"})
+            self._to_spectators(wire.encode(self._snapshot_message(None, now)), now, conn)
+            return
+        self._snapshot(seat, now)
         self._reply(conn, rid, {"type": "ok"})
 
     # ------------------------------------------------------------------ presence
