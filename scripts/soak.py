@@ -15,11 +15,16 @@ then it opens ``--tables`` normal tables of remote seats (bench_server.py's clie
 random honest play, every ``act`` timed to its reply) and runs:
 
 1. quiet (``--quiet`` s, after ``--warmup`` s): the normal tables alone, a baseline;
-2. hostile (``--seconds``): ``--hostile`` hostile clients at once (hostile.py: fuzzed
+2. lists (``--list-flood`` s, 0 to skip): a lobby of ``--lobby-tables`` waiting six-seat
+   tables (pages of 48 KiB), then ``--list-clients`` greedy connections from one address
+   each keep ``--list-depth`` ``list`` requests in flight (hostile.py ``--list-flood``, in a
+   child process): the normal tables' act round trip under it (the goal: p99 at most
+   50 ms, never over 1 s);
+3. hostile (``--seconds``): ``--hostile`` hostile clients at once (hostile.py: fuzzed
    frames and requests, oversized and deep frames, slowloris, idle connections, slow
    readers, request floods, connection churn, lobby floods, abrupt disconnects), in a
    child process so that their CPU does not slow the normal tables' clients;
-3. after (``--settle`` s): the normal tables alone again, the hostile clients gone.
+4. after (``--settle`` s): the normal tables alone again, the hostile clients gone.
 
 Then SIGTERM: the server must exit 0 within 15 s. Printed (``--json``: one JSON object):
 crashes (the server exited during the soak), unhandled exceptions in its stderr (each
@@ -30,8 +35,9 @@ FAIL line on a crash, an unhandled exception, an unclean stop or memory that gre
 the games. A server whose RSS passes ``--max-rss`` MiB is killed at once (a failure
 too), so that a runaway server cannot take the machine's memory.
 
-The hostile clients connect from 127.0.0.2, each normal table from an address of its
-own in 127.0.1.0/24 and each game of phase 0 from one of its own in 127.3.0.0/16 (all
+The hostile clients connect from 127.0.0.2, the greedy ones from 127.0.0.3, each normal
+table from an address of its own in 127.0.1.0/24, each game of phase 0 from one of its own
+in 127.3.0.0/16 and each table of the lists phase's lobby from one in 127.4.0.0/16 (all
 loopback on Linux), so per-address limits meet only the attacker.
 
     python scripts/soak.py --seconds 30
