@@ -203,7 +203,7 @@ def check_windows(records: list[Record], budget: float) -> str:
     for rec in records:
         for frames in _connections(rec):
             if not rec.may_call:  # §3: the server passes for it; an answer of its own is refused
-                passed += sum(1 for f in frames if _in_window(_event(f), rec.seat))
+                passed += sum(1 for f in frames if _others_window(_event(f), rec.seat))
                 answer = next((f for f in frames if f.dir == "c2s" and _type(f) in ("call", "pass")), None)
                 if answer is not None:
                     raise Failure("said hello with may_call false (the server passes for it), then answered "
@@ -219,9 +219,15 @@ def check_windows(records: list[Record], budget: float) -> str:
     return "; ".join(x for x in (answered, said) if x)
 
 
+def _others_window(e: dict, seat: int | None) -> bool:
+    """``e`` opens a call window on an action of another seat than ``seat`` (its ``owing``
+    never lists a seat whose hello said may_call false: the server passes for it, §3)."""
+    return e.get("type") == "window" and e.get("seat") != seat
+
+
 def _in_window(e: dict, seat: int | None) -> bool:
     """``e`` opens a call window ``seat`` is in (an action of another seat)."""
-    return e.get("type") == "window" and seat in e.get("owing", ()) and e.get("seat") != seat
+    return _others_window(e, seat) and seat in e.get("owing", ())
 
 
 def _owes_window(e: dict, rec: Record) -> bool:

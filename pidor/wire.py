@@ -40,6 +40,8 @@ __all__ = [
     "LocalProtocolError",
     "Decoder",
     "encode",
+    "pack",
+    "encode_packed",
     "decode_frame",
     "split_frames",
 ]
@@ -208,7 +210,32 @@ def encode(message: dict) -> bytes:
     when the message is not a map or is over :data:`MAX_FRAME`."""
     if not isinstance(message, dict):
         raise LocalProtocolError(f"a message is a map, not {type(message).__name__}")
-    body = _packer_default.pack(message)
+    return _frame(_packer_default.pack(message))
+
+
+def pack(value: Any) -> bytes:
+    """One value in msgpack, as :func:`encode` writes it inside a frame (for
+    :func:`encode_packed`)."""
+    return _packer_default.pack(value)
+
+
+def encode_packed(message: dict, key: str) -> bytes:
+    """One frame like :func:`encode`, where ``message[key]`` is a list of values already
+    packed (:func:`pack`): written as the array of them, the same bytes as
+    ``encode`` of the values, without packing them again (a reply made of cached parts)."""
+    packer = _packer_default
+    parts = [packer.pack_map_header(len(message))]
+    for k, v in message.items():
+        parts.append(packer.pack(k))
+        if k == key:
+            parts.append(packer.pack_array_header(len(v)))
+            parts += v
+        else:
+            parts.append(packer.pack(v))
+    return _frame(b"".join(parts))
+
+
+def _frame(body: bytes) -> bytes:
     if len(body) > MAX_FRAME:
         raise LocalProtocolError(f"message of {len(body)} bytes is over the frame limit of {MAX_FRAME}", "too_large")
     return _HEADER.pack(len(body)) + body

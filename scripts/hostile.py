@@ -10,6 +10,11 @@ replies out of order, open past the hello deadline, ...).
 soak.py runs this in a child process; by hand (prints the tallies as one JSON object):
 
     python scripts/hostile.py --port 7777 --clients 50 --seconds 30
+
+``--list-flood`` runs one greedy behaviour instead (soak.py's lists phase): ``--clients``
+connections from ``LIST_FLOOD_ADDRESS``, each keeping ``--depth`` ``list`` requests
+pipelined (a new one for each reply, whatever it says), for ``--seconds``; it prints the
+pages served, the refusals by code and the bytes received.
 """
 
 from __future__ import annotations
@@ -547,14 +552,78 @@ async def hostile_mix(port: int, clients: int, seconds: float, seed) -> dict:
     return {name: t.as_dict() for name, t in tallies.items()}
 
 
+# --- the list flood: greedy, not malformed --------------------------------------------------------
+
+#: The list flood's source address: one greedy client (not the hostile mix's).
+LIST_FLOOD_ADDRESS = "127.0.0.3"
+
+
+async def list_flood(port: int, clients: int, depth: int, seconds: float) -> dict:
+    """``clients`` connections from ``LIST_FLOOD_ADDRESS``, each keeping ``depth`` lists
+    pipelined for ``seconds``: the pages served, the refusals by code, the bytes read, and
+    the connections that could not say hello."""
+    out = {"pages": 0, "refused": Counter(), "bytes": 0, "no_hello": 0}
+    request = wire.encode({"type": "list", "id": 1})
+
+    async def greedy() -> None:
+        sock = trio.socket.socket()
+        try:
+            await sock.bind((LIST_FLOOD_ADDRESS, 0))
+            await sock.connect(("127.0.0.1", port))
+        except OSError:
+            sock.close()
+            out["no_hello"] += 1
+            return
+        stream = trio.SocketStream(sock)
+        decoder = wire.Decoder()
+        async with stream:
+            try:
+                await stream.send_all(wire.encode({"type": "hello", "id": 0, "version": wire.PROTOCOL_VERSION,
+                                                   "name": "greedy"}))
+                await stream.send_all(request * depth)
+                while True:
+                    data = await stream.receive_some(65536)
+                    if not data:
+                        break
+                    out["bytes"] += len(data)
+                    decoder.receive_data(data)
+                    replies = 0
+                    while (msg := decoder.next_message()) is not None:
+                        if msg.get("id") == 1:
+                            replies += 1
+                            if msg["type"] == "tables":
+                                out["pages"] += 1
+                            else:
+                                out["refused"][str(msg.get("code"))] += 1
+                        elif msg.get("id") == 0 and msg["type"] != "welcome":
+                            out["no_hello"] += 1
+                            return
+                    if replies:
+                        await stream.send_all(request * replies)  # keep `depth` in flight
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError, wire.RemoteProtocolError):
+                pass
+
+    with trio.move_on_after(seconds):
+        async with trio.open_nursery() as nursery:
+            for _ in range(clients):
+                nursery.start_soon(greedy)
+    out["refused"] = dict(out["refused"].most_common())
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--port", type=int, required=True, help="the server's port on 127.0.0.1")
-    ap.add_argument("--clients", type=int, default=50, help="hostile clients at once")
+    ap.add_argument("--clients", type=int, default=50, help="hostile (or greedy) clients at once")
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--list-flood", action="store_true", help="the list flood instead of the hostile mix")
+    ap.add_argument("--depth", type=int, default=4, help="--list-flood: lists in flight on each connection")
     args = ap.parse_args(argv)
-    print(json.dumps(trio.run(hostile_mix, args.port, args.clients, args.seconds, args.seed)))
+    if args.list_flood:
+        print(json.dumps(trio.run(list_flood, args.port, args.clients, args.depth, args.seconds)))
+    else:
+        print(json.dumps(trio.run(hostile_mix, args.port, args.clients, args.seconds, args.seed)))
 
 
 if __name__ == "__main__":

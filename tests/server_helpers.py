@@ -388,6 +388,10 @@ class FakeHouse:
     def table_of(self, player: int) -> int | None:
         return self.lobby.table_of(player) if self.lobby is not None else self.seated.get(player)
 
+    def table_changed(self, table_id: int) -> None:
+        if self.lobby is not None:
+            self.lobby.table_changed(table_id)
+
     def table_closed(self, table_id: int, reason: str) -> None:
         if self.lobby is not None:
             self.lobby.table_closed(table_id, reason)

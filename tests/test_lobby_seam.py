@@ -7,12 +7,15 @@ import sqlite3
 
 import pytest
 import trio
+import trio.testing
 from seam_helpers import ask, hello_msg, lobby_with, refused, welcome
 from server_helpers import FakePeer
 
 from pidor import wire
+from pidor.games import GAME_IDS
 from pidor.server.limits import Limits
 from pidor.server.requests import RequestError
+from pidor.server.runner import TableRunner
 
 
 async def test_lobby_hello_gives_a_player_a_token_and_knows_the_token_again(autojump_clock):
@@ -184,3 +187,101 @@ async def test_a_refused_write_costs_no_rate_token(autojump_clock, monkeypatch):
         for i in range(TightLimits.PLAYERS_PER_MINUTE - 1):  # (host took one token)
             welcome(lobby, FakePeer(f"q{i}", address="10.0.0.9"))
         assert (await ask(lobby, host, create))["type"] == "joined"
+
+
+class FewLists(Limits):
+    CONNECTION_LISTS_PER_MINUTE = 3
+    LISTS_PER_MINUTE = 5
+
+
+async def test_list_is_limited_per_connection_and_per_address(autojump_clock, monkeypatch):
+    """Issue 21 item 6: every ``list`` page costs up to 48 KiB to make and send, so a
+    connection and an address get only so many a minute; beyond, ``rate_limited`` with
+    the wait, which makes nothing and takes no token of the connection's."""
+    async with lobby_with(FewLists) as (server, lobby):
+        made = []
+        page = type(lobby)._page
+        monkeypatch.setattr(type(lobby), "_page", lambda self, *a: made.append(a) or page(self, *a))
+        first, second = (welcome(lobby, FakePeer(n, address="10.0.0.1")) for n in ("first", "second"))
+        elsewhere = welcome(lobby, FakePeer("elsewhere", address="10.0.0.2"))
+        for after in range(3):
+            assert (await ask(lobby, first, {"type": "list", "after": after}))["type"] == "tables"
+        late = refused(lobby, first, {"type": "list", "after": 9})
+        assert late.code == "rate_limited" and "3 lists a minute may come from one connection" in late.message
+        assert "try again in 20 s" in late.message
+        for _ in range(2):
+            assert (await ask(lobby, second, {"type": "list"}))["type"] == "tables"
+        assert refused(lobby, second, {"type": "list", "after": 9}).code == "rate_limited"  # the address's 5
+        assert (await ask(lobby, elsewhere, {"type": "list"}))["type"] == "tables"
+        assert len(made) == 4  # (second asked for one page twice) and nothing for the refused
+        await trio.sleep(60 / FewLists.LISTS_PER_MINUTE)
+        assert (await ask(lobby, second, {"type": "list"}))["type"] == "tables"  # its own token was not taken
+        assert refused(lobby, first, {"type": "list"}).code == "rate_limited"  # 12 s: not a token of its own yet
+        lobby.gone(first)
+        assert first not in lobby._conn_list_rate._buckets
+
+
+class Renaming(TableRunner):
+    """A table whose inbox takes ``rename`` (as a match's table takes ``seat``): it changes
+    a seat without telling anyone."""
+
+    def _handle(self, item: tuple) -> None:
+        if item[0] == "rename":
+            self.seats[item[2]].name = item[3]
+        else:
+            super()._handle(item)
+
+
+async def test_a_list_page_is_made_once_until_a_table_changes(autojump_clock, monkeypatch):
+    """Issue 21 item 6: asking again for a page nothing changed in makes nothing (the
+    page is kept, each table's info packed once); whatever changes a table (a join, a
+    start, the end of a game, an item of its inbox) shows in the next page."""
+    async with lobby_with() as (server, lobby):
+        described = []
+        info = TableRunner.info
+        monkeypatch.setattr(TableRunner, "info", lambda self: described.append(self.id) or info(self))
+        ann, bob, reader = (welcome(lobby, FakePeer(n)) for n in ("ann", "bob", "reader"))
+        a = (await ask(lobby, ann, {"type": "create", "options": {"game": "podkidnoy", "players": 2}}))["table"]["id"]
+        b = (await ask(lobby, bob, {"type": "create", "options": {"game": "pidor", "players": 2, "bots": 1}}))
+        b = b["table"]["id"]
+        described.clear()
+
+        async def seats(table_id: int) -> list[tuple]:
+            page = await ask(lobby, reader, {"type": "list"})
+            table = next(t for t in page["tables"] if t["id"] == table_id)
+            return [(s["kind"], s["name"]) for s in table["seats"]] + [table["state"]]
+
+        assert await seats(a) == [("human", "ann"), ("vacant", ""), "waiting"]
+        assert sorted(described) == [a, b]
+        described.clear()
+        for _ in range(3):
+            assert await seats(a) == [("human", "ann"), ("vacant", ""), "waiting"]
+        assert described == []
+
+        assert (await ask(lobby, bob, {"type": "leave"}))["type"] == "ok"  # b closes: a is as it was
+        assert (await ask(lobby, bob, {"type": "join", "table": a}))["type"] == "joined"
+        assert await seats(a) == [("human", "ann"), ("human", "bob"), "waiting"]
+        assert (await ask(lobby, ann, {"type": "start"}))["type"] == "ok"
+        assert await seats(a) == [("human", "ann"), ("human", "bob"), "playing"]
+
+        # An item of the table's inbox that changes a seat and tells nobody.
+        runner = Renaming(server.house, server.store.new_table("pidor", lobby.tables[a].options, None),
+                          lobby.tables[a].options, [{"policy": "random"}])
+        lobby.tables[runner.id] = runner  # (as a match opens its tables)
+        server.nursery.start_soon(runner.run)
+        assert wire.decode_frame(runner.packed_info())["seats"][1]["name"] == "bot-1"
+        runner.submit(("rename", None, 1, "robot"))
+        await trio.testing.wait_all_tasks_blocked()
+        assert await seats(runner.id) == [("vacant", ""), ("bot", "robot"), "waiting"]
+
+
+async def test_list_and_rules_refuse_an_unknown_game_alike(autojump_clock):
+    """Issue 21 item 9: ``list`` with a game that does not exist is ``bad_request``, as
+    ``rules`` is (it used to answer an empty page); each game is known to both."""
+    async with lobby_with() as (server, lobby):
+        reader = welcome(lobby, FakePeer("reader"))
+        for kind in ("list", "rules"):
+            e = refused(lobby, reader, {"type": kind, "game": "chess"})
+            assert e.code == "bad_request" and f"{kind}.game must be one of" in e.message and "'chess'" in e.message
+            for game in GAME_IDS:
+                assert (await ask(lobby, reader, {"type": kind, "game": game}))["type"] in ("tables", "rules")

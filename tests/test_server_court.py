@@ -136,3 +136,23 @@ async def test_an_away_voter_abstains_at_once_T4(when, tmp_path, autojump_clock)
         assert [r["seat"] for r in abstains] == [away]
         report = verify(log)
         assert report.status == "verified" and report.notes == ["aborted: shutdown"], report
+
+
+async def test_a_vote_decided_before_the_court_is_stale_and_says_why_T4(autojump_clock):
+    """Issue 21 item 9: a vote that names a seq from before the sitting court (the court
+    event's seq, or a later one, is what a voter saw) is refused as stale, changes
+    nothing, and its message says the court sits and the vote came from before it (it
+    used to say that court "has given its verdict"); the same voter's vote from the court
+    event counts."""
+    async with serve(seeds="court-stale") as (server, port):
+        clients = await open_table(port, 3)
+        x, y, violations, court, cheat = await cheat_and_call(server, clients)
+        voter = next(c for c in clients if c.seat not in (x, y))
+        seen = (await voter.receive(is_event("court")))["seq"]
+        runner = server.lobby.tables[voter.table]
+        r = await voter.request({"type": "vote", "guilty": True, "seq": seen - 1})
+        assert r["code"] == "stale" and runner.table.court is not None and runner.table.court.votes == {}
+        assert f"the sitting court opened at event {seen}, after the event {seen - 1}" in r["message"]
+        assert "verdict" not in r["message"]
+        r = await voter.request({"type": "vote", "guilty": True, "seq": seen})
+        assert r["type"] == "ok"

@@ -146,7 +146,7 @@ async def test_out_of_descriptors_backs_off_with_one_warning_then_serves(autojum
 
 def test_serve_flags_set_the_limits(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "pidor.cli", "serve", "--port", "0", "--data", str(tmp_path),
-                             "--max-per-address", "2", "--players-per-minute", "1"],
+                             "--max-per-address", "2", "--players-per-minute", "1", "--lists-per-minute", "1"],
                             stderr=subprocess.PIPE, text=True)
     try:
         port = announced_port(proc.stderr, r"listening on 127\.0\.0\.1:(\d+)")
@@ -157,6 +157,10 @@ def test_serve_flags_set_the_limits(tmp_path):
         assert read_frame(socks[0])["type"] == "welcome"
         socks[1].sendall(hello)
         assert read_frame(socks[1])["code"] == "rate_limited"  # one new player a minute
+        for reply in ("tables", "error"):  # one list a minute
+            socks[0].sendall(wire.encode({"type": "list", "id": 2}))
+            r = read_frame(socks[0])
+            assert r["type"] == reply and r.get("code", "rate_limited") == "rate_limited", r
         third = socket.create_connection(("127.0.0.1", port), timeout=10)
         r = read_frame(third)
         assert r["code"] == "server_full" and r["fatal"] is True  # two connections an address
@@ -328,14 +332,18 @@ async def test_list_pages_and_describes_only_the_tables_it_sends(monkeypatch):
         r = await c.request({"type": "list"})
         assert len(r["tables"]) == LIST_MAX and r["total"] == 250 and described == [t["id"] for t in r["tables"]]
         assert r["next"] == r["tables"][-1]["id"]
-        # Paging visits every table once, in id order.
+        # Paging visits every table once, in id order. A table's info is made once, until
+        # it changes (TableRunner.packed_info): only those never sent before are described.
         seen, after, pages = [], None, 0
         while pages < 100:
+            sent_before = set(described)
             described.clear()
             r = await c.request({"type": "list", "game": "pidor", "after": after, "limit": 30})
             pages += 1
-            assert described == [t["id"] for t in r["tables"]] and len(described) <= 30 and r["total"] == 200
-            seen += described
+            ids = [t["id"] for t in r["tables"]]
+            assert described == [i for i in ids if i not in sent_before] and len(ids) <= 30 and r["total"] == 200
+            described += sent_before
+            seen += ids
             after = r["next"]
             if after is None:
                 break
@@ -369,3 +377,31 @@ async def test_the_per_address_cap_counts_an_ipv6_peer_by_its_network(autojump_c
         r = await (await connect(port, "::1")).receive()
         assert r["code"] == "server_full" and "your address" in r["message"], r
         assert server.per_address == {"::/64": 2}
+
+
+# --- issue 21 item 6: list floods ------------------------------------------------------------
+
+
+class FewLists(FastLimits):
+    CONNECTION_LISTS_PER_MINUTE = 2
+    LISTS_PER_MINUTE = 100
+
+
+async def test_a_list_refused_as_rate_limited_holds_the_connection_for_the_wait(autojump_clock):
+    """A greedy client that sends list after list, or sends them again the moment it is
+    refused, gets nothing for it: after a ``rate_limited`` list the server reads that
+    connection no further until the wait its message names has passed (what it sent
+    meanwhile is answered then, in order). Another connection is not held."""
+    async with serve(limits=FewLists, memory=True) as (server, listener):
+        greedy, other = await listener.connect(), await listener.connect()
+        await greedy.hello("greedy")
+        await other.hello("other")
+        t0 = trio.current_time()
+        await greedy.send_raw(b"".join(wire.encode({"type": t, "id": i}) for i, t in
+                                       enumerate(["list", "list", "list", "ping", "list"])))
+        replies = [await greedy.receive() for _ in range(5)]
+        assert [r.get("code", r["type"]) for r in replies] == ["tables", "tables", "rate_limited", "pong", "tables"]
+        assert "try again in 30 s" in replies[2]["message"]
+        assert trio.current_time() - t0 == pytest.approx(30.0)  # the ping waited for the hold
+        t1 = trio.current_time()
+        assert (await other.request({"type": "list"}))["type"] == "tables" and trio.current_time() == t1

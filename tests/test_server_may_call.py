@@ -145,3 +145,27 @@ async def test_a_lobby_answer_does_not_overtake_frames_held_at_the_table(autojum
             before = {m["seq"] for m in quiet.messages[:quiet.messages.index(pong)] if m["type"] == "event"}
             assert seen <= before, sorted(seen - before)
             pings += 1
+
+
+async def test_a_window_shows_no_seat_that_never_calls_as_owing(autojump_clock):
+    """PROTOCOL.md section 3: a client that said may_call false owes no window (the table
+    passes for it at once), so no ``window`` event lists its seat in ``owing``, in its own
+    frames, another seat's or a spectator's; a seat that may call is listed as before."""
+    house = FakeHouse("seam-owing")
+    runner = new_table(house, {"game": "pidor", "players": 3, "bots": 1})
+    alice, bob = FakePeer("alice", player=1, may_call=False), FakePeer("bob", player=2)
+    carol = FakePeer("carol", player=3)
+    async with running(runner):
+        await join(alice, runner)
+        await join(bob, runner)
+        assert (await carol.request(runner, {"type": "watch", "table": runner.id}))["type"] == "watching"
+        assert (await alice.request(runner, {"type": "start"}))["type"] == "ok"
+        async with trio.open_nursery() as nursery:
+            for peer in (alice, bob):
+                nursery.start_soon(play, peer, runner, is_results)
+    assert not [m for m in alice.messages if m["type"] == "error"]
+    for peer in (alice, bob, carol):
+        windows = peer.events("window")
+        assert len(windows) > 10
+        assert all(alice.seat not in w["owing"] for w in windows)
+        assert any(bob.seat in w["owing"] for w in windows)

@@ -22,8 +22,10 @@ from pidor import wire
 from pidor.engine.table import Table
 from pidor.gamelog.verify import verify_data
 from pidor.server import drive
+from pidor.server.connection import Connection
 from pidor.server.lobby import LIST_MAX
 from pidor.server.runner import INBOX
+from pidor.server.testing import Client
 
 from server_helpers import FastLimits, seated_client, serve
 
@@ -67,6 +69,56 @@ async def test_a_connection_silent_after_hello_gets_idle_timeout(autojump_clock,
             assert when - start == pytest.approx(FastLimits.IDLE_TIMEOUT, abs=1.0), name
         assert any(f"player={player}>: idle_timeout" in r.getMessage() for r in caplog.records)
         assert not server.connections
+
+
+class SlowTables:
+    """A connection's :class:`~pidor.server.seams.Handler` whose tables take ``answer_after``
+    seconds to answer each request (a busy server): hello is accepted at once."""
+
+    def __init__(self, nursery: trio.Nursery, answer_after: float) -> None:
+        self.nursery = nursery
+        self.answer_after = answer_after
+
+    def hello(self, conn, msg, rid) -> None:
+        conn.player = 1
+        conn.send({"type": "welcome", "id": rid})
+
+    def request(self, conn, msg, rid) -> None:
+        conn.wait_for_table()
+
+        async def answer():
+            await trio.sleep(self.answer_after)
+            conn.send({"type": "ok", "id": rid})
+            conn.table_answered()
+
+        self.nursery.start_soon(answer)
+
+    def gone(self, conn) -> None:
+        pass
+
+
+async def test_requests_sent_with_the_hello_are_not_cut_off_by_the_hello_deadline(autojump_clock):
+    """Hello, create, start and acts in one write to a busy server: its tables answer each
+    request 2 s after the last, so the write takes longer to handle than the hello deadline
+    (5 s). The hello was in time, so the connection then runs on the idle clock (600 s),
+    from when the write came: every request is answered (it used to get idle_timeout 5 s
+    after connecting, in the middle of the write)."""
+    client_end, server_end = trio.testing.memory_stream_pair()
+    client = Client(client_end)
+    async with trio.open_nursery() as nursery:
+        conn = Connection(SlowTables(nursery, answer_after=2.0), FastLimits, server_end, "?:?", "?")
+        nursery.start_soon(conn.run)
+        t0 = trio.current_time()
+        requests = [{"type": "hello", "id": 0, "version": wire.PROTOCOL_VERSION, "name": "eager"}]
+        requests += [{"type": "act", "id": i, "seq": 0, "action": {"type": "draw"}} for i in range(1, 6)]
+        await client.send_raw(b"".join(wire.encode(m) for m in requests))
+        replies = [await client.receive() for _ in requests]
+        assert [(r["type"], r["id"]) for r in replies] == [("welcome", 0)] + [("ok", i) for i in range(1, 6)]
+        assert trio.current_time() - t0 == pytest.approx(10.0)  # (twice the hello deadline)
+        # The idle clock runs from the write, not from the last answer.
+        r = await client.receive()
+        assert r["code"] == "idle_timeout" and trio.current_time() - t0 == pytest.approx(FastLimits.IDLE_TIMEOUT)
+        nursery.cancel_scope.cancel()
 
 
 async def test_a_client_that_stops_reading_is_dropped_at_the_write_deadline(autojump_clock, caplog):

@@ -11,7 +11,9 @@ import pytest
 import trio
 import trio.testing
 
+from pidor import wire
 from pidor.engine.game import project
+from pidor.games import GAME_IDS
 from pidor.server import runner as runner_module
 from server_helpers import (Audit, cheat_and_call, events_of, is_event, leaky, open_client, open_table,
                             play_until, seated_client, serve)
@@ -107,7 +109,8 @@ async def test_a_spectator_never_acts_calls_or_votes_nor_counts_as_a_seat(autoju
         x, y, violations, court, cheat = await cheat_and_call(server, clients)
         await watcher.receive(is_event("court"))
         for request in ({"type": "vote", "guilty": True}, {"type": "call"}, {"type": "pass"},
-                        {"type": "act", "action": {"type": "draw"}}, {"type": "start"}, {"type": "leave"}):
+                        {"type": "act", "action": {"type": "draw"}}, {"type": "start"}, {"type": "leave"},
+                        {"type": "seed", "seed": "00"}, {"type": "bot", "seat": 0}, {"type": "tutorial_off"}):
             r = await watcher.request(request)
             assert r["code"] == "no_table", (request, r)  # (no table of his own)
             r = await watcher.request({**request, "table": table})
@@ -119,6 +122,62 @@ async def test_a_spectator_never_acts_calls_or_votes_nor_counts_as_a_seat(autoju
         # A seated player cannot watch his own table (his seat sees more).
         r = await clients[0].request({"type": "watch", "table": table})
         assert r["code"] == "already_seated"
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+async def test_a_spectator_gets_the_public_view_of_every_game_that_starts(game, autojump_clock):
+    """Issue 21 item 9: a spectator who watches before ``start`` gets, right after each
+    game's start events, the snapshot a spectator who came then would get: the table's
+    public view of the deal («пидор»'s open stacks, durak's trump card), as a seat gets
+    its own."""
+    views = []  # the public view as each game started (Table.view(None), plain data)
+
+    def sink(game_ref, events):
+        if any(e["type"] == "game_start" for e in events):
+            table = server.lobby.tables[game_ref["table"]].table
+            views.append((table.view(None), len(events)))
+
+    async with serve(seeds=f"watch-start-{game}", log_sink=sink, memory=True) as (server, listener):
+        host = await seated_client(listener, "host", options={"game": game, "players": 3, "bots": 2})
+        watcher, reply = await spectator(listener, "w", host.table)
+        assert reply["type"] == "watching"
+        for number in (1, 2):
+            assert (await host.request({"type": "start"}))["type"] == "ok"
+            await play_until(host, is_results)
+            await watcher.receive(is_results)
+    snapshots = [m for m in watcher.messages if m["type"] == "snapshot"]
+    starts = [m for m in watcher.messages if is_event("game_start")(m)]
+    assert len(snapshots) == len(starts) == len(views) == 2
+    for snapshot, start, (view, batch) in zip(snapshots, starts, views):
+        assert snapshot["seat"] is None and snapshot["seq"] == start["seq"] + batch - 1
+        assert snapshot["view"] == wire.decode_frame(wire.encode({"view": view})[4:])["view"]
+        later = watcher.messages[watcher.messages.index(snapshot) + 1:]
+        assert next(m for m in later if m["type"] == "event")["seq"] == snapshot["seq"] + 1
+
+
+async def test_a_spectator_resyncs_with_or_without_naming_the_table(autojump_clock):
+    """Issue 21 item 9: ``resync`` from a spectator (it was ``not_seated``): ``ok``, then a
+    fresh public snapshot, through his delay like everything he gets; before the first
+    game, the table info. Without ``table`` it goes to the table he watches."""
+    async with serve(seeds="watch-resync", memory=True) as (server, listener):
+        host = await seated_client(listener, "host", options={"game": "pidor", "players": 2, "bots": 1,
+                                                              "watch_delay": 3})
+        watcher, _ = await spectator(listener, "w", host.table)
+        before = await watcher.request({"type": "resync"})
+        assert before["type"] == "table" and before["table"]["id"] == host.table
+        assert (await host.request({"type": "start"}))["type"] == "ok"
+        turn = await host.receive(lambda m: m["type"] == "turn")
+        for request in ({"type": "resync"}, {"type": "resync", "table": host.table}):
+            t0 = trio.current_time()
+            assert (await watcher.request(request))["type"] == "ok"
+            snapshot = await watcher.receive(lambda m: m["type"] == "snapshot" and m["seq"] == turn["seq"]
+                                             and trio.current_time() - t0 >= 3.0)
+            assert snapshot["seat"] is None and "hand" not in snapshot["view"]
+            assert trio.current_time() - t0 == pytest.approx(3.0)
+        stranger = await open_client(listener)
+        await stranger.hello("stranger")
+        assert (await stranger.request({"type": "resync"}))["code"] == "no_table"
+        assert (await stranger.request({"type": "resync", "table": host.table}))["code"] == "not_seated"
 
 
 async def test_spectators_are_capped_per_table_and_leave_with_unwatch_or_their_connection(monkeypatch,

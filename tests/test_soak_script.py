@@ -20,6 +20,8 @@ import soak  # noqa: E402
 
 from server_helpers import serve  # noqa: E402
 
+from pidor.games import GAME_IDS  # noqa: E402
+
 # The format of ``pidor serve``'s log lines (pidor/server/command.py).
 SERVER_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -126,9 +128,13 @@ def canned(**changes) -> dict:
              "server_cpu_share": 0.3, "client_cpu_share": 0.3, "server_rss_peak_kib": 31000}
     step = {"rss_kib": 30000, "open_files": 14, "cpu_s": 1.0, "open_tables": 20}
     out = {"args": {"seconds": 30.0, "tables": 20, "hostile": 50, "players": 4, "game": "pidor", "seed": 1,
-                    "warmup": 2.0, "quiet": 3.0, "settle": 5.0, "max_rss": 2048},
+                    "warmup": 2.0, "quiet": 3.0, "settle": 5.0, "max_rss": 2048, "list_flood": 10.0,
+                    "list_clients": 30, "list_depth": 4, "lobby_tables": 100},
            "port": 7777, "steps": {"start": step, "tables": step, "hostile_end": step, "after": step},
-           "phases": {"quiet": phase, "hostile": phase, "after": phase},
+           "phases": {"quiet": phase, "lists": phase, "hostile": phase, "after": phase},
+           "lists": {"pages": 139, "refused": {"rate_limited": 600}, "bytes": 6 * 2**20, "no_hello": 0},
+           "memory": {"games": 1000, "seconds": 40.0, "games_per_s": 25.0, "moves": 50000, "growth": 0.009,
+                      "samples": [{"games": 100 * k, "rss_kib": 34000 + 30 * k} for k in range(1, 11)]},
            "hostile": {"deep": {"runs": 3, "codes": {"too_deep": 3}, "notes": {"closed by the server": 3}}},
            "crash": None, "stop": {"exit_status": 0, "in_time": True, "seconds": 0.1},
            "stderr": soak.scan_stderr(""), "stderr_tail": []}
@@ -141,8 +147,18 @@ def test_a_clean_soak_passes():
     assert soak.failures(out) == []
     out["failures"] = []
     text = soak.report(out)
-    assert text.splitlines()[-1].startswith("PASS")
+    assert text.splitlines()[-1] == "PASS: no crash, no unhandled exception, a clean stop, flat memory"
     assert "deep" in text and "3 too_deep" in text
+    assert "1000: 33.5; growth +0.9%" in text
+    assert ("list flood: 30 connections x 4 lists in flight for 10 s, 100 tables listed: 139 pages served, refused "
+            "600 rate_limited; 6.0 MiB read; act round trip p99 5.0 ms, max 9.0 ms") in text
+
+
+def test_memory_that_grows_with_the_games_fails():
+    memory = canned()["memory"]
+    memory["growth"] = 0.25
+    assert soak.failures(canned(memory=memory)) == [
+        "the server's RSS grew 25% from 100 to 1000 games (at most 10% allowed): something of each game stays"]
 
 
 def test_a_crash_an_exception_and_an_unclean_stop_each_fail():
@@ -194,7 +210,8 @@ class Watch:
         return {"rss_kib": rss, "open_files": 12, "cpu_s": trio.current_time() / 10}
 
 
-ARGS = Namespace(tables=0, players=3, game="pidor", warmup=1.0, quiet=2.0, seconds=10.0, settle=3.0, max_rss=2048)
+ARGS = Namespace(games=0, list_flood=0, tables=0, players=3, game="pidor", warmup=1.0, quiet=2.0, seconds=10.0,
+                 settle=3.0, max_rss=2048)
 
 
 async def hostile_for(seconds: float) -> dict:
@@ -213,6 +230,41 @@ async def test_the_phases_run_in_turn_and_sample_the_server(autojump_clock):
     assert out["steps"]["after"]["open_tables"] == 0 and out["steps"]["after"]["rss_kib"] == 30000
     assert out["phases"]["hostile"]["server_cpu_share"] == 0.1
     assert out["hostile"] == {"idle": {"runs": 1, "codes": {}, "notes": {}}} and out["crash"] is None
+
+
+async def test_the_games_phase_plays_each_game_at_a_fresh_table_and_samples_the_rss(autojump_clock):
+    """Phase 0: every game at a table of its own, from an address of its own, which closes
+    after it; the server's RSS after each tenth of the games."""
+    async with serve() as (server, port):
+        out = await soak.memory_phase(port, Namespace(games=20, game_clients=3), Watch())
+        assert server.lobby.tables == {}
+        games = server.store.db.execute("SELECT COUNT(*) FROM games WHERE ended IS NOT NULL").fetchone()[0]
+    assert games == 20 and out["games"] == 20 and out["moves"] > 20
+    assert out["samples"] == [{"games": 2 * k, "rss_kib": 30000} for k in range(1, 11)]
+    assert out["growth"] == 0.0
+    assert {soak.game_setup(k)[0] for k in range(20)} == set(GAME_IDS)
+    assert len({soak.game_address(k) for k in range(100_000)}) == 100_000
+
+
+async def test_the_lists_phase_lists_a_lobby_of_tables_while_the_flood_runs(autojump_clock):
+    async with serve() as (server, port):
+        args = Namespace(**{**vars(ARGS), "list_flood": 4.0, "lobby_tables": 3})
+        out = await soak.run_phases(port, args, Watch(), lambda: hostile_for(6.0), lambda: hostile_for(4.0))
+    assert list(out["phases"]) == ["quiet", "lists", "hostile", "after"]
+    assert out["phases"]["lists"]["seconds"] == 4.0
+    assert out["steps"]["lobby"]["open_tables"] == 3 and out["steps"]["after"]["open_tables"] == 0
+    assert out["lists"] == {"idle": {"runs": 1, "codes": {}, "notes": {}}}
+
+
+async def test_the_list_flood_keeps_lists_in_flight_and_meets_the_rates(autojump_clock):
+    """hostile.py --list-flood: each greedy connection keeps its lists in flight; the
+    server serves a connection's and an address's pages a minute, refuses the rest."""
+    async with serve() as (server, port):
+        out = await hostile.list_flood(port, 3, 4, 20.0)
+    limits = server.limits
+    assert out["no_hello"] == 0 and set(out["refused"]) == {"rate_limited"}
+    assert 3 * limits.CONNECTION_LISTS_PER_MINUTE <= out["pages"] <= 3 * limits.CONNECTION_LISTS_PER_MINUTE * 4 / 3 + 3
+    assert out["bytes"] > 0
 
 
 async def test_a_server_that_dies_is_a_crash_and_ends_the_soak_at_once(autojump_clock):

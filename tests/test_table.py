@@ -66,6 +66,19 @@ def test_T3_the_window_blocks_the_next_action_until_answered_or_timed_out():
     t.act(0, ("draw",), now=3.0)
 
 
+def test_T3_a_seat_the_window_does_not_wait_for_is_refused_citing_T3():
+    """Answering a window twice, or one's own, or passing for such seats together: the
+    window (T3) waits for none of them; the refusal says so and names T3."""
+    t = cheat_table(call_window=2.0)
+    t.answer(1, call=False)
+    for answer in (lambda: t.answer(1, call=False), lambda: t.answer(1, call=True), lambda: t.answer(0, call=False),
+                   lambda: t.passes([1, 2], 0.0), lambda: t.passes([2, 2], 0.0)):
+        with pytest.raises(ImpossibleAction) as refused:
+            answer()
+        assert refused.value.rule == "T3" and "(T3)" in refused.value.message and "T4" not in refused.value.message
+    assert t.waiting_answers() == [2, 3]
+
+
 def test_T4_voters_and_the_vote_deadline():
     t = cheat_table(vote_timeout=30.0)
     events = t.answer(2, call=True, now=1.0)

@@ -118,6 +118,21 @@ def test_round_trip(message, step):
     assert out == [message]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), values, max_size=6), st.text(max_size=8), st.lists(values, max_size=20))
+def test_a_frame_of_packed_parts_is_the_frame_of_the_values(message, key, items):
+    """``encode_packed`` (the lobby's list page, from each table's cached packed info)
+    writes the very bytes ``encode`` writes for the same values, and refuses a frame over
+    the limit alike."""
+    message = {**message, key: items}
+    assert wire.encode_packed({**message, key: [wire.pack(v) for v in items]}, key) == wire.encode(message)
+
+
+def test_a_frame_of_packed_parts_over_the_limit_is_refused():
+    with pytest.raises(wire.LocalProtocolError):
+        wire.encode_packed({"tables": [wire.pack("x" * 1000)] * 70}, "tables")
+
+
 VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
 
 

@@ -90,6 +90,12 @@ def known_options(options: dict, cls: type[Game]) -> dict:
     return {k: v for k, v in options.items() if k in known}
 
 
+def _not_owing() -> ImpossibleAction:
+    """An answer (``call``, ``pass``) from a seat the open window does not wait for (T3)."""
+    return ImpossibleAction("you owe this window no answer: you have answered it already, or the action is your own, "
+                            "or you are out of the game (T3)", rule="T3")
+
+
 @dataclass(slots=True)
 class Window:
     """The open call window on one callable action (T3): who still owes an answer."""
@@ -340,7 +346,7 @@ class Table:
         """``call`` («пидор!») or ``pass`` on the action in the open window (T2, T3)."""
         window = self.window or self._no_window()
         if seat not in window.owing:
-            raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
+            raise _not_owing()
         if not call:
             window.owing.remove(seat)
             if window.owing:
@@ -373,7 +379,7 @@ class Table:
         if seats == owing:  # everyone passes (bots at once): the window closes
             return self._close_window(now)
         if not all(s in owing for s in seats) or len(set(seats)) != len(seats):
-            raise ImpossibleAction("you have already answered this window, or you may not call (T4)")
+            raise _not_owing()
         if len(seats) == len(owing):
             return self._close_window(now)
         for seat in seats:

@@ -134,6 +134,9 @@ class Server:
     def table_closed(self, table_id: int, reason: str) -> None:
         self.lobby.table_closed(table_id, reason)
 
+    def table_changed(self, table_id: int) -> None:
+        self.lobby.table_changed(table_id)
+
     # --- the lobby's LobbyServer --------------------------------------------------------
 
     def open_table(self, table_id: int, options: dict, bots: list[dict]) -> TableRunner:

@@ -137,8 +137,12 @@ def _listen_failure(host: str, port: int, e: OSError) -> str:
 @click.option("--players-per-minute", type=click.IntRange(1), default=Limits.PLAYERS_PER_MINUTE, show_default=True,
               help="New players (hello without token) one IP address may get a minute, in bursts of as many "
                    "(beyond: rate_limited).")
+@click.option("--lists-per-minute", type=click.IntRange(1), default=Limits.LISTS_PER_MINUTE, show_default=True,
+              help="list requests one IP address may make a minute, in bursts of as many (beyond: rate_limited); "
+                   f"one connection {Limits.CONNECTION_LISTS_PER_MINUTE} at most.")
 def serve(host: str, port: int, data: str | None, log_level: str, max_connections: int, max_per_address: int,
-          max_tables: int, max_tables_per_address: int, tables_per_minute: int, players_per_minute: int) -> None:
+          max_tables: int, max_tables_per_address: int, tables_per_minute: int, players_per_minute: int,
+          lists_per_minute: int) -> None:
     """Run the match server: msgpack frames over TCP (protocol/PROTOCOL.md).
 
     The limits protect the server from floods; a host that runs many clients from one
@@ -150,6 +154,7 @@ def serve(host: str, port: int, data: str | None, log_level: str, max_connection
     limits.MAX_CONNECTIONS, limits.MAX_PER_ADDRESS = max_connections, max_per_address
     limits.MAX_TABLES_PER_ADDRESS, limits.TABLES_PER_MINUTE = max_tables_per_address, tables_per_minute
     limits.PLAYERS_PER_MINUTE, limits.MAX_TABLES = players_per_minute, max_tables
+    limits.LISTS_PER_MINUTE = lists_per_minute
     try:
         trio.run(_main, host, port, data_dir, limits)
     except Refused as e:

@@ -8,7 +8,8 @@
   protocol violation gets one ``error`` frame and the connection closes.
   The peer has ``HELLO_TIMEOUT`` seconds from connecting to say ``hello`` (however much
   else it sends meanwhile); after it, silence longer than ``IDLE_TIMEOUT`` closes the
-  connection (clients ``ping``).
+  connection (clients ``ping``). A refusal with a ``hold`` (a ``rate_limited`` list)
+  stops the dispatching for that long: asking again at once costs the server nothing.
 * Frames go straight to the socket while nothing is queued and the kernel takes them
   (a non-blocking write; no task switch). Otherwise they wait in a queue bounded to
   ``QUEUE_BYTES`` that the writer task drains, each write within ``WRITE_TIMEOUT``. A
@@ -58,6 +59,7 @@ class Connection:
         self._writer_done = trio.Event()
         self._unanswered = False  # a request of ours waits in a table's inbox
         self._answered: trio.Event | None = None  # the reader waits for that answer
+        self._held_until: float | None = None  # a refusal holds the connection (RequestError.hold)
         # A TCP stream's descriptor, for writes that need not wait (see send_frames) and
         # reads without the stream's layers (_receive).
         sock = getattr(stream, "socket", None)
@@ -166,24 +168,31 @@ class Connection:
         decoder = wire.Decoder()
         limits = self.limits
         # One cancel scope for the whole loop. Until hello its deadline stays where it was
-        # set at connecting; after hello it moves after every read.
+        # set at connecting; from the hello on it is IDLE_TIMEOUT after the last read. It
+        # moves before the read's messages are handled, and at the hello among them: their
+        # handling may wait for tables (a busy server), which is no silence of the peer's.
         with trio.CancelScope(deadline=trio.current_time() + limits.HELLO_TIMEOUT) as idle:
             try:
                 while not self._closing:
                     data = await self._receive(limits.RECV_SIZE)
+                    due = trio.current_time() + limits.IDLE_TIMEOUT
+                    # Moving a deadline costs; a second of slack on a 600 s one is fine.
+                    if self.player is not None and due - idle.deadline > 1.0:
+                        idle.deadline = due
                     decoder.receive_data(data)
                     while not self._closing:
                         msg = decoder.next_message()
                         if msg is None:
                             break
                         await self._table_answer()
+                        if self._held_until is not None:
+                            await trio.sleep_until(self._held_until)
+                            self._held_until = None
                         if self._closing:
                             break
+                        before_hello = self.player is None
                         self._dispatch(msg)
-                    if self.player is not None:
-                        # Moving a deadline costs; a second of slack on a 600 s one is fine.
-                        due = trio.current_time() + limits.IDLE_TIMEOUT
-                        if due - idle.deadline > 1.0:
+                        if before_hello and self.player is not None:  # the hello, in time: the idle clock
                             idle.deadline = due
                     if not data:
                         await self._table_answer()  # (a half-closed peer gets it)
@@ -266,3 +275,5 @@ class Connection:
                 self.handler.request(self, msg, rid)
         except RequestError as e:
             self.send({"type": "error", "id": rid, "code": e.code, "message": e.message})
+            if e.hold:
+                self._held_until = trio.current_time() + e.hold

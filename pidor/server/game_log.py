@@ -107,6 +107,9 @@ class GameLog:
             except OSError as e:  # what stayed in its buffer is lost: the log is unfinished
                 if self.rec.error is None:
                     self._failed(LogWriteError(f"cannot close game log {self.path}: {e.strerror or e}"))
+        # Nothing is written after the footer: the recorder lets go of this GameLog (its
+        # on_error, a bound method, is a cycle that only the rare cyclic GC would free).
+        self.rec.on_error = None
 
     def reveal(self) -> dict:
         """What the ``results`` event shows after the game: the deal's inputs."""

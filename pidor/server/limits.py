@@ -44,6 +44,10 @@ class Limits:
     MAX_TABLES_PER_ADDRESS = 8
     TABLES_PER_MINUTE = 10
     PLAYERS_PER_MINUTE = 30
+    # ``list`` pages (up to 48 KiB each) a minute, in bursts of as many: from one address,
+    # and from one connection (a client paging through a full lobby needs 20).
+    LISTS_PER_MINUTE = 120
+    CONNECTION_LISTS_PER_MINUTE = 30
     # A player who never took a seat is forgotten once their token is unused this long;
     # the server looks at start and then every PLAYER_GC_INTERVAL.
     PLAYER_TTL = 86400.0

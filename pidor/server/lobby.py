@@ -10,7 +10,11 @@ creates); the tables reach its seat bookkeeping through their house (the server)
 One address (the peer's IP) may not fill the lobby (``Limits``): it holds at most
 ``MAX_TABLES_PER_ADDRESS`` open tables (``server_full``), and creates at most
 ``TABLES_PER_MINUTE`` tables and ``PLAYERS_PER_MINUTE`` new players a minute
-(``rate_limited``, with the wait in the message).
+(``rate_limited``, with the wait in the message). ``list`` pages, up to 48 KiB each, are
+limited alike: ``LISTS_PER_MINUTE`` from one address, ``CONNECTION_LISTS_PER_MINUTE``
+from one connection. A page is made of each table's packed info, kept by its runner until
+the table changes, and is itself kept until a table changes, opens or closes: asking for
+the same page again costs next to nothing.
 """
 
 from __future__ import annotations
@@ -20,7 +24,6 @@ import math
 import unicodedata
 from collections import Counter
 
-import msgpack
 import trio
 
 from .. import __version__, wire
@@ -41,6 +44,9 @@ LIST_MAX = 100
 #: Bytes of table infos in one ``tables`` reply: with names of 32 Cyrillic characters a
 #: page of 100 six-seat tables would not fit in one frame (``wire.MAX_FRAME``).
 PAGE_BYTES = 48 * 1024
+#: Pages the lobby keeps (each for one ``game``, ``open``, ``after`` and ``limit``) until a
+#: table changes; more are made afresh.
+PAGES_KEPT = 64
 
 
 def _clean_name(raw: str) -> str:
@@ -48,6 +54,14 @@ def _clean_name(raw: str) -> str:
     if not name or any(unicodedata.category(ch)[0] == "C" for ch in name):
         raise RequestError("bad_request", f"hello.name must be 1..{NAME_MAX} printable characters")
     return name
+
+
+def _game(msg: dict) -> str | None:
+    """A request's optional ``game`` (``list``, ``rules``): one of the games, or ``None``."""
+    game = field_str(msg, "game", optional=True, max_len=32)
+    if game is not None and game not in GAME_IDS:
+        raise RequestError("bad_request", f"{msg['type']}.game must be one of {', '.join(GAME_IDS)}, not {shown(game)}")
+    return game
 
 
 def _retry(wait: float) -> str:
@@ -85,6 +99,10 @@ class Rate:
             tokens, then = self._buckets[key]
             self._buckets[key] = (min(self.capacity, tokens + 1), then)
 
+    def forget(self, key) -> None:
+        """``key`` is gone for good (a connection that closed)."""
+        self._buckets.pop(key, None)
+
 
 class Lobby:
     def __init__(self, server: LobbyServer, limits: type[Limits] | Limits) -> None:
@@ -100,6 +118,10 @@ class Lobby:
         self._open_by: Counter[str] = Counter()  # address -> open tables it created
         self._table_rate = Rate(limits.TABLES_PER_MINUTE)
         self._player_rate = Rate(limits.PLAYERS_PER_MINUTE)
+        self._list_rate = Rate(limits.LISTS_PER_MINUTE)  # per address
+        self._conn_list_rate = Rate(limits.CONNECTION_LISTS_PER_MINUTE)  # per connection
+        # (game, open, after, limit) -> a list page: the packed infos, total, next
+        self._pages: dict[tuple, tuple[list[bytes], int, int | None]] = {}
 
     # --- seats (the tables' part of the House, which the server hands on) ------------
 
@@ -119,7 +141,11 @@ class Lobby:
         runner = self.seated.get(player)
         return None if runner is None else runner.id
 
+    def table_changed(self, table_id: int) -> None:
+        self._pages.clear()
+
     def table_closed(self, table_id: int, reason: str) -> None:
+        self._pages.clear()
         self.tables.pop(table_id, None)
         address = self._creator.pop(table_id, None)
         if address is not None:
@@ -182,6 +208,7 @@ class Lobby:
 
     def gone(self, conn: Peer) -> None:
         self._unwatch(conn)
+        self._conn_list_rate.forget(conn)
         player = conn.player
         if player is None or self.online.get(player) is not conn:
             return
@@ -204,10 +231,7 @@ class Lobby:
         elif kind == "list":
             self._list(conn, msg, rid)
         elif kind == "rules":
-            game = field_str(msg, "game", optional=True, max_len=32)
-            if game is not None and game not in GAME_IDS:
-                raise RequestError("bad_request", f"rules.game must be one of {', '.join(GAME_IDS)}")
-            conn.send({"type": "rules", "id": rid, "rules": rules_of(game)})
+            conn.send({"type": "rules", "id": rid, "rules": rules_of(_game(msg))})
         elif kind == "create":
             self._create(conn, msg, rid)
         elif kind in TABLE_REQUESTS:
@@ -216,11 +240,14 @@ class Lobby:
                 runner = self.tables.get(table)
             elif kind == "unwatch":
                 runner = self.tables.get(self.watching.get(conn))
-            else:
+            else:  # the player's table; for resync, else the one he watches
                 runner = self.seated.get(conn.player)
+                if runner is None and kind == "resync":
+                    runner = self.tables.get(self.watching.get(conn))
             if runner is None or runner.closed:
                 raise RequestError("no_table", "no such table" if table is not None
-                                   else "you watch no table" if kind == "unwatch" else "you sit at no table")
+                                   else "you watch no table" if kind == "unwatch"
+                                   else "you sit at or watch no table" if kind == "resync" else "you sit at no table")
             if kind == "watch" and self.watching.get(conn) != runner.id:
                 self._unwatch(conn)  # a connection watches one table at a time
                 self.watching[conn] = runner.id
@@ -243,8 +270,8 @@ class Lobby:
 
     def _list(self, conn: Peer, msg: dict, rid) -> None:
         """The tables that match, by id, from after ``after``: ``limit`` of them (at most
-        ``LIST_MAX``). Only those are described; the others are only counted (``total``)."""
-        game = field_str(msg, "game", optional=True, max_len=32)
+        ``LIST_MAX``), within the connection's and the address's rates."""
+        game = _game(msg)
         only_open = msg.get("open")
         if only_open is None:  # absent or null, as for every optional field
             only_open = False
@@ -256,10 +283,43 @@ class Lobby:
             limit = LIST_MAX
         elif not 1 <= limit <= LIST_MAX:
             raise RequestError("bad_request", f"list.limit must be 1..{LIST_MAX}")
-        page: list[dict] = []
+        self._charge_list(conn)
+        key = (game, only_open, after, limit)
+        page = self._pages.get(key)
+        if page is None:
+            if len(self._pages) >= PAGES_KEPT:
+                self._pages.clear()
+            page = self._pages[key] = self._page(game, only_open, after, limit)
+        infos, total, after_page = page
+        conn.send_frames([wire.encode_packed({"type": "tables", "id": rid, "tables": infos, "total": total,
+                                              "next": after_page}, "tables")])
+
+    def _charge_list(self, conn: Peer) -> None:
+        """Take a ``list`` from the connection's rate and its address's, or refuse it
+        (``rate_limited``) and take from neither; the connection is then held (read no
+        further) until the wait has passed, so a greedy client's refusals cost nothing
+        either."""
+        limits, now = self.limits, trio.current_time()
+        wait = self._conn_list_rate.take(conn, now)
+        if not wait:
+            wait = self._list_rate.take(conn.address, now)
+            if wait:
+                self._conn_list_rate.give_back(conn)
+        if wait:  # (the connection is read no further until then: a refusal costs too)
+            raise RequestError("rate_limited", f"{limits.CONNECTION_LISTS_PER_MINUTE} lists a minute may come from "
+                               f"one connection, {limits.LISTS_PER_MINUTE} from one address; {_retry(wait)}",
+                               hold=wait)
+
+    def _page(self, game: str | None, only_open: bool, after: int | None,
+              limit: int) -> tuple[list[bytes], int, int | None]:
+        """The packed infos of the tables that match, by id, from after ``after``: ``limit``
+        of them at most, and no more than ``PAGE_BYTES``; the count of all that match
+        (``total``); the ``after`` of the next page (``None``: this is the last)."""
+        infos: list[bytes] = []
         size = 0  # bytes of the page's table infos: the reply must fit in one frame
         total = 0
         more = False
+        last = None
         for runner in self.tables.values():  # in id order
             if runner.closed or (game is not None and runner.options["game"] != game):
                 continue
@@ -267,15 +327,14 @@ class Lobby:
                 continue
             total += 1
             if (after is None or runner.id > after) and not more:
-                info = runner.info() if len(page) < limit else None
-                cost = 0 if info is None else len(msgpack.packb(info))
-                if info is None or size + cost > PAGE_BYTES:
+                info = runner.packed_info() if len(infos) < limit else None
+                if info is None or size + len(info) > PAGE_BYTES:
                     more = True
                 else:
-                    page.append(info)
-                    size += cost
-        conn.send({"type": "tables", "id": rid, "tables": page, "total": total,
-                   "next": page[-1]["id"] if more else None})
+                    infos.append(info)
+                    size += len(info)
+                    last = runner.id
+        return infos, total, last if more else None
 
     def _create(self, conn: Peer, msg: dict, rid) -> None:
         player = conn.player
@@ -302,6 +361,7 @@ class Lobby:
             raise
         runner = self.server.open_table(table_id, options, bots)
         self.tables[table_id] = runner
+        self._pages.clear()
         self._creator[table_id] = conn.address
         self._open_by[conn.address] += 1
         self.seat(player, table_id)  # at once: a pipelined "start" must find the table

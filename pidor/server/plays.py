@@ -17,7 +17,10 @@ from ..engine.table import Table
 from .requests import RequestError, field_bool, field_int
 from .seating import Seat
 
-__all__ = ["Plays"]
+__all__ = ["Plays", "PLAYS"]
+
+#: The game requests (``_do_`` methods of :class:`Plays`).
+PLAYS = frozenset({"act", "call", "pass", "vote"})
 
 
 class Plays:
@@ -86,7 +89,8 @@ class Plays:
         seen = self._seen(msg)
         if t.window is not None and seen < self._window_seq:
             raise RequestError("stale", f"the open window opened at event {self._window_seq}, after the event "
-                                        f"{seen} you answered from: that window is closed")
+                                        f"{seen} you answered from: your answer was decided before it (on an "
+                                        "earlier window, or it names an older seq); answer from its window event")
         self._call_for(conn, rid, self.rec.answer, seat.index, call, trio.current_time())
 
     def _do_vote(self, conn, player, msg, rid) -> None:
@@ -95,6 +99,7 @@ class Plays:
         guilty = field_bool(msg, "guilty")
         seen = self._seen(msg)
         if t.court is not None and seen < self._court_seq:
-            raise RequestError("stale", f"this court opened at event {self._court_seq}, after the event {seen} "
-                                        "you voted from: that court has given its verdict")
+            raise RequestError("stale", f"the sitting court opened at event {self._court_seq}, after the event "
+                                        f"{seen} you voted from: your vote was decided before it (in an earlier "
+                                        "court, or it names an older seq); vote from its court event")
         self._call_for(conn, rid, self.rec.vote, seat.index, guilty, trio.current_time())

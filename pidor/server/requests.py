@@ -42,7 +42,8 @@ ERRORS = {
     "not_host": "only the host starts a game or seats a bot",
     "busy": "the table is flooded with requests; try again",
     "server_full": "the server holds as many connections or tables as it may (in all or from your address)",
-    "rate_limited": "your address made too many of these lately (tables, new players); retry after the wait named",
+    "rate_limited": "your address (or connection) made too many of these lately (tables, new players, list pages); "
+                    "retry after the wait named",
     "bad_seed": f"T10: a seat seed is bin or hex of at most {MAX_SEAT_SEED} bytes",
     "unavailable": "the server cannot store this now (its disk is full?); try later",
     "no_log": "the server cannot write this game's log; the game was not started",
@@ -56,11 +57,15 @@ ERRORS = {
 
 
 class RequestError(Exception):
-    def __init__(self, code: str, message: str) -> None:
+    """A refused request. ``hold``: seconds the connection is read no further (a
+    ``rate_limited`` list: a client that asks again at once gets nothing for it)."""
+
+    def __init__(self, code: str, message: str, hold: float | None = None) -> None:
         assert code in ERRORS, code
         super().__init__(message)
         self.code = code
         self.message = message
+        self.hold = hold
 
 
 def request_id(msg: dict) -> Any:

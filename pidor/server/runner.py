@@ -39,7 +39,7 @@ from ..gamelog.record import Recorder
 from .drive import ABANDON_AFTER, Drive
 from .game_log import GameLog
 from .outbox import ASKING, Outbox
-from .plays import Plays
+from .plays import PLAYS, Plays
 from .requests import RequestError, field_int, field_str
 from .seams import House, Peer
 from .seating import Seat
@@ -105,6 +105,7 @@ class TableRunner(Drive, Plays):
         self._rng = Rng(self.house.new_seed(), b"runner")
         self._next_seed = self.house.new_seed()  # T10: the next deal's secret server seed
         self.outbox = Outbox()
+        self._packed_info: bytes | None = None  # info() packed, until the table info changes
         self._replied = False  # the request being handled has its reply (or error)
         # Where choices begin (PROTOCOL.md §5 "Acting on what you saw"): the seq of the last
         # event after which an action chosen earlier is stale, of the open window's and of
@@ -143,6 +144,22 @@ class TableRunner(Drive, Plays):
                 return s
         return None
 
+    def packed_info(self) -> bytes:
+        """``info()`` in msgpack (``wire.pack``), kept until the table info changes: the
+        lobby's ``list`` pages are made of these (``wire.encode_packed``)."""
+        packed = self._packed_info
+        if packed is None:
+            packed = self._packed_info = wire.pack(self.info())
+        return packed
+
+    def _info_changed(self) -> None:
+        """The table info may have changed (a seat, the state, a seed, the next deal's
+        commitment): the packed one is made again when next asked for, and the lobby's
+        pages that showed it go. Called wherever the info may change: whatever a cycle
+        changes, the lobby reads it only after the cycle."""
+        self._packed_info = None
+        self.house.table_changed(self.id)
+
     def info(self) -> dict:
         out = {
             "id": self.id,
@@ -170,10 +187,10 @@ class TableRunner(Drive, Plays):
                 else:
                     deadline = self._next_deadline()
                     if deadline is None:  # (no cancel scope to set up: the usual wait costs less)
-                        self._handle(await self._inbox.receive())
+                        self._take(await self._inbox.receive())
                     else:
                         with trio.move_on_at(deadline):
-                            self._handle(await self._inbox.receive())
+                            self._take(await self._inbox.receive())
                 # From the first _handle to the flush there is no await: a connection
                 # whose request _handle answered (Connection.table_answered) runs again
                 # only once its reply and the frames before it are handed over, so its
@@ -183,7 +200,7 @@ class TableRunner(Drive, Plays):
                         item = self._inbox.receive_nowait()
                     except trio.WouldBlock:
                         break
-                    self._handle(item)
+                    self._take(item)
                 now = trio.current_time()
                 self._tick(now)
                 more = self._drive(now)
@@ -204,6 +221,7 @@ class TableRunner(Drive, Plays):
             if self._game_open:  # a game cut off: its log ends as aborted
                 self._game_open = False
                 self.game_log.abort(self.close_reason)
+            self._driver = None  # (it refers back to the runner: no cycle outlives the table)
             self.house.table_closed(self.id, self.close_reason)
 
     def _refuse_queued(self) -> None:
@@ -271,6 +289,7 @@ class TableRunner(Drive, Plays):
                 self._send(s.conn, message)
 
     def _broadcast_info(self) -> None:
+        self._info_changed()
         message = {"type": "table", "table": self.info()}
         self._broadcast(message)
         if self.spectators:
@@ -392,12 +411,14 @@ class TableRunner(Drive, Plays):
                 acted = e["action"]
             private = "_private" in e
             asks = kind in ASKING  # (a frame that is never held, outbox.py)
+            owing = self._owing(e) if kind == "window" else None
             frame = None
             for s in humans:
                 if frame is None or private:  # one encoding serves every seat if nothing is private
                     view = project(e, s.index)
-                    if e["type"] == "window":
+                    if owing is not None:
                         view["action"] = acted  # public: payments, the only private actions, open none
+                        view["owing"] = owing
                     if "deadline" in view:
                         view["deadline"] = _rel(view["deadline"], trio.current_time())
                     frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
@@ -405,8 +426,9 @@ class TableRunner(Drive, Plays):
                 self._queue(s.conn, frame, s.index, hidden, asks)
             if self.spectators:
                 view = project(e, None)
-                if kind == "window":
+                if owing is not None:
                     view["action"] = acted
+                    view["owing"] = owing
                 if "deadline" in view:  # as of the event (a delayed spectator gets it later)
                     view["deadline"] = _rel(view["deadline"], now)
                 frame = wire.encode({"type": "event", "table": self.id, "seq": self.seq, "event": view})
@@ -419,8 +441,18 @@ class TableRunner(Drive, Plays):
         if self._game_open and self.table.over:
             self._game_over()
 
+    def _owing(self, window: Event) -> list[int]:
+        """The seats a ``window`` event shows as owing an answer: not those whose client
+        said ``may_call: false`` (PROTOCOL.md §3), for whom the table passes in the same
+        cycle (drive.PASSER); the log keeps the table's own list."""
+        seats = self.seats
+        return [i for i in window["owing"]
+                if seats[i].kind != "human" or seats[i].conn is None or seats[i].conn.may_call]
+
     def _server_event(self, event: Event) -> None:
         """An event the server adds to the game's stream (timeouts, seats, game over)."""
+        if event["type"] == "seat":  # (away, back, a bot for a player who left or forfeited)
+            self._info_changed()
         self._emit([event], self._hidden())
 
     def _game_over(self) -> None:
@@ -429,6 +461,10 @@ class TableRunner(Drive, Plays):
         self.game_log.finish(t.game.result)  # the footer reveals the server seed
         self._server_event({"type": "results", "number": t.games, "result": t.game.result, "mark": t.mark,
                             "names": [s.name for s in self.seats], "deal": self.game_log.reveal()})
+        # The driver and its bots' knowledge served this game only; the driver refers back to
+        # the runner (its ServerTable and SeatPolicies), a cycle that only the cyclic GC,
+        # which a server runs rarely (command.py), would otherwise free.
+        self._driver = None
         for s in self.seats:
             s.turn_seq = s.turn_deadline = None
             if s.away:
@@ -441,6 +477,14 @@ class TableRunner(Drive, Plays):
         self._close_if_empty()
 
     # ------------------------------------------------------------------ requests
+
+    def _take(self, item: tuple) -> None:
+        """Handle an inbox item; any but a game request (act, call, pass, vote: they change
+        the info only through what ``_broadcast_info`` and ``_server_event`` see) may change
+        the table info."""
+        self._handle(item)
+        if item[0] != "request" or item[3]["type"] not in PLAYS:
+            self._info_changed()
 
     def _handle(self, item: tuple) -> None:
         op, conn, player, msg = item
@@ -566,6 +610,8 @@ class TableRunner(Drive, Plays):
         self._emit(self.rec.start(now))
         for s in self.seats:  # the deal itself: each seat's view of it, from the first event on
             self._snapshot(s, now)
+        if self.spectators:  # and the public view of it (durak's trump card, «пидор»'s open stacks)
+            self._to_spectators(wire.encode(self._snapshot_message(None, now)), now)
         self._broadcast_info()
 
     def _log_extra(self) -> dict:
@@ -614,11 +660,20 @@ class TableRunner(Drive, Plays):
         self._reply(conn, rid, {"type": "ok"})
 
     def _do_resync(self, conn, player, msg, rid) -> None:
-        seat = self._seat(player)
+        """A fresh snapshot: a seat's before the ``ok``; a spectator's after it, on his
+        tape (delayed as everything he gets). Before the first game, the table info."""
+        seat = self.seat_of(player)
+        if seat is None and conn not in self.spectators:
+            raise RequestError("not_seated", f"you neither sit at nor watch table {self.id}")
         if self.table is None:
             self._reply(conn, rid, {"type": "table", "table": self.info()})
             return
-        self._snapshot(seat, trio.current_time())
+        now = trio.current_time()
+        if seat is None:
+            self._reply(conn, rid, {"type": "ok"})
+            self._to_spectators(wire.encode(self._snapshot_message(None, now)), now, conn)
+            return
+        self._snapshot(seat, now)
         self._reply(conn, rid, {"type": "ok"})
 
     # ------------------------------------------------------------------ presence

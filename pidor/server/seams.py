@@ -128,6 +128,10 @@ class House(Protocol):
         """The table's task has ended (``reason``: empty, abandoned, shutdown,
         internal_error); its seated players hear of it."""
 
+    def table_changed(self, table_id: int) -> None:
+        """The table's info may have changed (the lobby's ``list`` pages showing it are
+        old)."""
+
 
 @runtime_checkable
 class LobbyStore(Protocol):
