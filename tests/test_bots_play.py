@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from pidor.bots import make_policy
+from pidor.cards import deck as full_deck
+from pidor.cards import parse_card
 from pidor.driver import Driver
 from pidor.engine.seeds import Rng, shuffled
-from pidor.cards import deck as full_deck
 from pidor.engine.table import Table
+from pidor.games import GAME_IDS, spec
 from pidor.match import run_match
 
 CHEATY_FIELD = "builtin:random:cheat=0.2,attention=0.5"
@@ -33,22 +35,33 @@ def _swap(order: list[int], i: int, j: int) -> list[int]:
     return order
 
 
-@pytest.mark.parametrize("spec", ["builtin:heuristic", "builtin:ismcts:iterations=12", "builtin:greedy"])
-@pytest.mark.parametrize("game", ["podkidnoy", "pidor"])
-def test_decisions_do_not_depend_on_other_seats_hidden_cards(game, spec):
-    """Two deals that differ only in cards seat 0 cannot see (one in seat 1's hand or face
-    down, one deep in the deck): the same policy with the same seed decides the same."""
-    order = shuffled(full_deck(36 if game == "podkidnoy" else 52), b"hidden")
-    # podkidnoy: cards 1 and 13 go to seat 1; «пидор»: card 1 is seat 1's face-down card.
-    # The 20th card is in the deck either way (and not the trump card at its bottom).
-    other = _swap(order, 1, 20)
+def _hidden_swap(game: str, order: list[int]) -> list[int]:
+    """``order`` with two cards seat 0 cannot see swapped, from two different places (a
+    card of seat 1's and one of the deck, or face down)."""
+    table = Table({"game": game, "players": 2, "deck": len(order)})
+    table.start(deck=order, first=0)
+    hidden = {parse_card(c) for c in table.game.hidden_from(0)}
+    where = {c: zone for zone, cards in table.game.zones().items() for c in cards if c in hidden}
+    a = next(c for c in order if c in where)
+    b = next(c for c in order if c in where and where[c] != where[a])
+    return _swap(order, order.index(a), order.index(b))
+
+
+@pytest.mark.parametrize("policy", ["builtin:heuristic", "builtin:ismcts:iterations=12", "builtin:greedy"])
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if 2 in spec(g).players])
+def test_decisions_do_not_depend_on_other_seats_hidden_cards(game, policy):
+    """Two deals that differ only in two cards seat 0 cannot see, in two places: the same
+    policy with the same seed decides the same."""
+    if not make_policy(policy, 0, b"").plays(game):
+        pytest.skip(f"{policy} does not play {game}")
+    order = shuffled(full_deck(spec(game).decks[0]), b"hidden")
     decisions = []
-    for deal in (order, other):
-        table = Table({"game": game, "players": 2})
+    for deal in (order, _hidden_swap(game, order)):
+        table = Table({"game": game, "players": 2, "deck": spec(game).decks[0]})
         table.start(deck=deal, first=0)
-        policy = make_policy(spec, 0, b"same seed")
-        driver = Driver(table, [policy, None], Rng(b"d", b"driver"))
-        decisions.append(policy.act(driver.observation(0)))
+        bot = make_policy(policy, 0, b"same seed")
+        driver = Driver(table, [bot, None], Rng(b"d", b"driver"))
+        decisions.append(bot.act(driver.observation(0)))
     assert decisions[0] is not None and decisions[0] == decisions[1]
 
 

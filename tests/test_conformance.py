@@ -26,6 +26,7 @@ from pidor.cards import card_code, deck as full_deck
 from pidor.engine.game import ActionError, project
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
+from pidor.games import GAME_IDS, spec
 
 def strings_in(data) -> set[str]:
     out: set[str] = set()
@@ -140,45 +141,30 @@ def check_state(table: Table) -> None:
         check_honest_actions(table)
 
 
-#: Every game and variant (table options; ``players`` and ``deck`` are drawn within what
-#: each allows). ``after_loss``: the table's previous game had a durak (V9
-#: ``no_first_transfer`` applies to the first bout).
-VARIANTS = {
-    "pidor": {"game": "pidor"},
-    "podkidnoy": {"game": "podkidnoy"},
-    "perevodnoy": {"game": "perevodnoy"},
-}
-#: The durak family's variants (V1-V9), fewer examples each: they share the durak engine.
-VARIANTS_V = {
-    "simple-classic": {"game": "simple", "lead": "classic"},
-    "simple-partial": {"game": "simple", "lead": "partial"},
-    "simple-pairs": {"game": "simple", "lead": "pairs"},
-    "podkidnoy-2x2": {"game": "podkidnoy", "teams": "2x2"},
-    "perevodnoy-2x2": {"game": "perevodnoy", "teams": "2x2"},
-    "podkidnoy-3x3-no-limit": {"game": "podkidnoy", "teams": "3x3", "no_limit": True},
-    "perevodnoy-3x3-house": {"game": "perevodnoy", "teams": "3x3", "no_first_transfer": True, "after_loss": True},
-    "perevodnoy-house": {"game": "perevodnoy", "no_first_transfer": True, "no_limit": True, "after_loss": True},
-}
-TEAM_PLAYERS = {"2x2": 4, "3x3": 6}
+#: Every game in its defaults (``players`` and ``deck`` drawn within what it allows), and
+#: every variant its spec names (``GameSpec.variants``), fewer examples each: they share
+#: their game's engine. Read off the registry: a new game is covered by its folder.
+GAMES = {g: {"game": g} for g in GAME_IDS}
+VARIANTS = {f"{g}-" + "-".join(str(v) if type(v) is not bool else k for k, v in variant.items()): {"game": g, **variant}
+            for g in GAME_IDS for variant in spec(g).variants}
 
 
-def table_of(variant: str, players: int, deck: int) -> Table:
-    """A table of ``variant`` with ``players`` and ``deck`` brought within its bounds."""
-    options = dict({**VARIANTS, **VARIANTS_V}[variant])
-    after_loss = options.pop("after_loss", False)
-    if "teams" in options:
-        players = TEAM_PLAYERS[options["teams"]]
-    if options["game"] == "simple":
-        players, deck = min(players, 5), 36  # V1
-    table = Table({**options, "players": players, "deck": deck})
+def table_of(variant: str, players: int, deck: int, after_loss: bool) -> Table:
+    """A table of ``variant`` with ``players`` and ``deck`` brought within its bounds;
+    ``after_loss``: the table's previous game had a loser (V9 ``no_first_transfer``, D2)."""
+    options = dict({**GAMES, **VARIANTS}[variant])
+    s = spec(options["game"])
+    options.setdefault("players", min(s.players, key=lambda n: abs(n - players)))
+    options.setdefault("deck", deck if deck in s.decks else s.decks[0])
+    table = Table(options)
     if after_loss:
         table.previous = {"loser": 0, "draw": False, "order": []}
     return table
 
 
 def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: float, attention: float,
-                 false_call: float, acquit: float) -> Table:
-    table = table_of(variant, players, deck)
+                 false_call: float, acquit: float, after_loss: bool = False) -> Table:
+    table = table_of(variant, players, deck, after_loss)
     players = table.options["players"]
     table.start(seed=seed)
     bots = [RandomBot(s, seed, cheat=cheat, attention=attention, false_call=false_call, acquit=acquit)
@@ -211,7 +197,7 @@ def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: floa
     return table
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", GAMES)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.binary(min_size=1, max_size=8),
@@ -221,12 +207,14 @@ def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: floa
     attention=st.sampled_from([0.0, 0.5, 1.0]),
     false_call=st.sampled_from([0.0, 0.05, 0.3]),
     acquit=st.sampled_from([0.0, 0.5]),
+    after_loss=st.booleans(),
 )
-def test_random_games_keep_every_invariant(variant, seed, players, deck, cheat, attention, false_call, acquit):
-    play_checked(variant, players, deck, seed, cheat, attention, false_call, acquit)
+def test_random_games_keep_every_invariant(variant, seed, players, deck, cheat, attention, false_call, acquit,
+                                           after_loss):
+    play_checked(variant, players, deck, seed, cheat, attention, false_call, acquit, after_loss)
 
 
-@pytest.mark.parametrize("variant", VARIANTS_V)
+@pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.binary(min_size=1, max_size=8),
@@ -234,6 +222,7 @@ def test_random_games_keep_every_invariant(variant, seed, players, deck, cheat, 
     cheat=st.sampled_from([0.0, 0.1, 0.5]),
     attention=st.sampled_from([0.0, 0.5, 1.0]),
     false_call=st.sampled_from([0.0, 0.05, 0.3]),
+    after_loss=st.booleans(),
 )
-def test_every_durak_variant_keeps_every_invariant(variant, seed, players, cheat, attention, false_call):
-    play_checked(variant, players, 36, seed, cheat, attention, false_call, 0.0)
+def test_every_variant_keeps_every_invariant(variant, seed, players, cheat, attention, false_call, after_loss):
+    play_checked(variant, players, 36, seed, cheat, attention, false_call, 0.0, after_loss)

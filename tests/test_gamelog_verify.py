@@ -12,17 +12,18 @@ import msgpack
 import pytest
 from click.testing import CliRunner
 
+from pidor.autoplay import play_game
 from pidor.bots import RandomBot
+from pidor.driver import Driver
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.commands import verify as verify_cmd
 from pidor.gamelog.format import ZERO, chain, frame
-from pidor.gamelog.reader import read_log
 from pidor.gamelog.jsonl import export_jsonl
+from pidor.gamelog.reader import read_log
 from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import verify, verify_data
-from pidor.autoplay import play_game
-from pidor.driver import Driver
+from pidor.games import GAME_IDS, spec
 from pidor.match import run_match
 
 CHEATY = "builtin:random:cheat=0.2,attention=0.6,false_call=0.05,acquit=0.4"
@@ -103,7 +104,7 @@ def test_timeouts_and_clocks_are_logged_and_verified():
     policy), so their windows, votes and silence run out on the clock, and when the game
     waits on one of them his turn clock runs out and the honest bot plays for him
     (``auto: timeout``)."""
-    for game in ("pidor", "podkidnoy"):
+    for game in (g for g in GAME_IDS if 5 in spec(g).players):
         t = Table({"game": game, "players": 5})
         buf = io.BytesIO()
         rec = Recorder(t, buf, server_seed=bytes(range(32)), seat_seeds=[b"x", None, b"y", None, None])
@@ -328,7 +329,8 @@ def test_aborted_games_verify_and_unfinished_ones_do_not():
 
 
 def test_explicit_decks_need_allow_explicit_and_hand_written_logs_without_h(sample):
-    from pidor.cards import card_code, deck as full_deck
+    from pidor.cards import card_code
+    from pidor.cards import deck as full_deck
     from pidor.engine.seeds import shuffled
     from pidor.gamelog.verify import Rerun
 

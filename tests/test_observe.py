@@ -8,7 +8,7 @@ import pytest
 
 from pidor.bots import RandomBot
 from pidor.driver import Driver
-from pidor.games import GAME_IDS
+from pidor.games import GAME_IDS, spec
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 
@@ -19,16 +19,15 @@ def _step(driver: Driver, t: Table) -> None:
         driver.feed(t.tick(t.deadline()))
 
 
-#: Every game, and the variants that change who may act or what a lead is (V2-V7).
-SETUPS = [(g, {}) for g in GAME_IDS] + [
-    ("simple", {"lead": "partial"}), ("simple", {"lead": "pairs"}),
-    ("podkidnoy", {"teams": "2x2"}), ("perevodnoy", {"teams": "3x3"}),
-]
-IDS = [g + "".join(f"-{v}" for v in o.values()) for g, o in SETUPS]
+#: Every game, and every variant its spec names (who may act, what a lead is: V2-V7).
+SETUPS = [(g, {}) for g in GAME_IDS] + [(g, dict(v)) for g in GAME_IDS for v in spec(g).variants]
+IDS = [g + "".join(f"-{k if v is True else v}" for k, v in o.items() if k != "players") for g, o in SETUPS]
 
 
 def _sizes(game: str, options: dict, wanted) -> list[int]:
     """The player counts of ``wanted`` the game (and its variant) allows."""
+    if "players" in options:  # (a variant that sets its own: team play)
+        return [options["players"]]
     ok = []
     for n in wanted:
         try:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import msgpack
 import pytest
-
 from helpers import pass_all, pidor_table, types
+
 from pidor.engine.game import ImpossibleAction, InvalidAction
 from pidor.engine.table import HonestReplayRequired, NotNow, Table
+from pidor.games import GAME_IDS, spec
 
 # Seat 0 leads the deal phase. Open cards 5♥ 9♣ K♦ 3♠; the first draw is 7♦, which fits
 # on no open card (a 6 is needed), so `keep` is honest and `lay` anywhere is махлёж (P3l).
@@ -239,41 +240,10 @@ def test_T3_the_window_says_when_it_closes():
     assert types(t.answer(3, call=False))[0] == "window_closed"
 
 
-def test_T7_a_player_who_leaves_sheds_the_mark_and_the_loser_gets_it_at_the_end():
-    from pidor_scenarios import C, p15_game
-
-    t = Table({"game": "pidor", "players": 3, "deck": 52})
-    t.start(seed=b"any")
-    t.game = p15_game()  # trick play: seat 0 holds 5♣ and a prikup 8♦ 8♠ (P15)
-
-    def act(seat, action):
-        events = t.act(seat, action)
-        return events + pass_all(t)
-
-    t.act(0, ("lead", C("5c")))
-    t.answer(1, call=False)
-    t.answer(2, call=True)  # an honest lead called: the caller gets the mark (T5)
-    assert t.mark == 2
-    act(1, ("beat", C("9c"), 0))
-    act(2, ("beat", C("Jc"), 1))  # closes the trick; seat 0 takes his prikup
-    act(2, ("lead", C("6d")))
-    act(0, ("beat", C("8d"), 0))
-    t.act(1, ("beat", C("Td"), 1))
-    t.answer(2, call=False)
-    t.answer(0, call=True)  # another false call: now seat 0 holds the mark
-    assert t.mark == 0
-    act(1, ("lead", C("3s")))
-    act(2, ("beat", C("4s"), 0))
-    events = act(0, ("beat", C("8s"), 1))  # seat 0 plays his last card and leaves
-    assert {"type": "out", "seat": 0, "place": 1} in events
-    assert {"type": "mark", "seat": None, "reason": "left"} in events
-    assert t.mark is None and not t.game.in_game(0)
-
-
-@pytest.mark.parametrize("game", ["pidor", "podkidnoy", "perevodnoy"])
+@pytest.mark.parametrize("game", GAME_IDS)
 @pytest.mark.parametrize("action", [None, 5, (), ("x",), [1], ("draw", 1, 2), ("attack",), ("beat", "Th", 0)])
 def test_T1_malformed_actions_are_clear_errors_and_change_nothing(game, action):
-    t = Table({"game": game, "players": 3})
+    t = Table({"game": game, "players": min(spec(game).players, key=lambda n: abs(n - 3))})
     t.start(seed=b"malformed")
     before = t.to_data()
     seat = t.to_act()[0]

@@ -22,7 +22,7 @@ from ..engine.game import Game
 from ..engine.options import Option
 from ..engine.rules import Rule
 
-__all__ = ["GameSpec", "EventDoc", "ResultField", "Conform"]
+__all__ = ["GameSpec", "EventDoc", "ResultField", "Conform", "TABLE_EVENTS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +33,33 @@ class EventDoc:
     about: str
     public: tuple[str, ...] = ()
     private: tuple[str, ...] = ()
+
+
+#: The events of the table and the server, the same in every game (a game documents its own
+#: in ``GameSpec.events``; a game's ``out`` may add fields, e.g. durak's ``partner``).
+TABLE_EVENTS: dict[str, EventDoc] = {
+    "game_start": EventDoc("a game is dealt", ("game", "number", "players")),
+    "action": EventDoc("a seat's game action (a payment's card only to giver and recipient)", ("seat", "action")),
+    "window": EventDoc("a call window opened on an action (T3)", ("seat", "action", "owing", "deadline")),
+    "window_closed": EventDoc("every owing seat passed, or the window's time ran out (T3)", ("seat",)),
+    "call": EventDoc("«пидор!» on the window's action (T2)", ("caller", "accused", "action")),
+    "court": EventDoc("the court sits on a called action that broke a rule (T4)",
+                      ("caller", "accused", "action", "rules", "voters", "deadline")),
+    "vote": EventDoc("a vote in the court (T4)", ("seat", "guilty")),
+    "abstain": EventDoc("a voter who is away abstains now (T4)", ("seat",)),
+    "verdict": EventDoc("the court's outcome, or an honest action called (T5, T6)",
+                        ("outcome", "caller", "accused", "pidor", "clean")),
+    "undo": EventDoc("the called action is undone with its consequences (T6)", ("seat", "action")),
+    "mark": EventDoc("the mark moves (T7)", ("seat", "reason")),
+    "game_over": EventDoc("the game's result (its fields: the game's ResultFields; stalled: why T13 drew it)",
+                          ("result",)),
+    "out": EventDoc("a player is out of the game, with his place", ("seat", "place", "partner")),
+    "timeout": EventDoc("a seat's clock ran out or it is away: the honest bot plays its next action (T9)",
+                        ("seat", "reason")),
+    "seat": EventDoc("a seat is away, back, or played by a bot from now on", ("seat", "state", "forfeit")),
+    "results": EventDoc("the game's end at the table: result, mark, names and the deal's reveal",
+                        ("number", "result", "mark", "names", "deal")),
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,16 +5,25 @@
 from __future__ import annotations
 
 import pytest
-
-from pidor.bots import Policy
-from pidor.cards import deck as full_deck, parse_card, parse_cards
-from pidor.engine.game import project
-from pidor.games.pidor.engine import PidorGame
-
+from helpers import pass_all
 from pidor_scenarios import (
-    C, assert_unchanged, codes, hand, of_type, p15_game, play_deal, tricks_game, zones_partition,
+    C,
+    assert_unchanged,
+    codes,
+    hand,
+    of_type,
+    p15_game,
+    play_deal,
+    tricks_game,
+    zones_partition,
 )
 
+from pidor.bots import Policy
+from pidor.cards import deck as full_deck
+from pidor.cards import parse_card, parse_cards
+from pidor.engine.game import project
+from pidor.engine.table import Table
+from pidor.games.pidor.engine import PidorGame
 
 # ----------------------------------------------------------------------------- P11
 
@@ -408,3 +417,32 @@ def test_P16a_a_trick_that_ends_with_a_discard_is_never_scored_endless():
     assert of_type(events, "discard")[0]["count"] == 3
     assert not of_type(events, "game_over") and g.result is None
     assert of_type(events, "trick") and g.trick_moves == 0
+
+
+def test_T7_a_player_who_leaves_sheds_the_mark_and_the_loser_gets_it_at_the_end():
+    t = Table({"game": "pidor", "players": 3, "deck": 52})
+    t.start(seed=b"any")
+    t.game = p15_game()  # trick play: seat 0 holds 5♣ and a prikup 8♦ 8♠ (P15)
+
+    def act(seat, action):
+        events = t.act(seat, action)
+        return events + pass_all(t)
+
+    t.act(0, ("lead", C("5c")))
+    t.answer(1, call=False)
+    t.answer(2, call=True)  # an honest lead called: the caller gets the mark (T5)
+    assert t.mark == 2
+    act(1, ("beat", C("9c"), 0))
+    act(2, ("beat", C("Jc"), 1))  # closes the trick; seat 0 takes his prikup
+    act(2, ("lead", C("6d")))
+    act(0, ("beat", C("8d"), 0))
+    t.act(1, ("beat", C("Td"), 1))
+    t.answer(2, call=False)
+    t.answer(0, call=True)  # another false call: now seat 0 holds the mark
+    assert t.mark == 0
+    act(1, ("lead", C("3s")))
+    act(2, ("beat", C("4s"), 0))
+    events = act(0, ("beat", C("8s"), 1))  # seat 0 plays his last card and leaves
+    assert {"type": "out", "seat": 0, "place": 1} in events
+    assert {"type": "mark", "seat": None, "reason": "left"} in events
+    assert t.mark is None and not t.game.in_game(0)

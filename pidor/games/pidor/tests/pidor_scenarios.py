@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from pidor.cards import card_code, deck as full_deck, parse_card, parse_cards
+from pidor.cards import card_code, parse_card, parse_cards
+from pidor.cards import deck as full_deck
 from pidor.engine.game import ImpossibleAction
 from pidor.games.pidor.engine import PidorGame
 

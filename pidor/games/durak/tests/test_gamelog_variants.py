@@ -8,18 +8,18 @@ import io
 from pathlib import Path
 
 import pytest
+from test_gamelog_verify import bodies, forge
 
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
-from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import Rerun, Unusable, verify
-from test_gamelog_verify import bodies, forge
+from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).resolve().parents[4] / "tests" / "data"
 VARIANTS = {
     "simple-classic": {"game": "simple", "players": 3, "lead": "classic"},
     "simple-partial": {"game": "simple", "players": 4, "lead": "partial", "hard": True},

@@ -6,15 +6,16 @@ random honest games, and impossible actions that change nothing."""
 from __future__ import annotations
 
 import pytest
-
 from helpers import pass_all, types
+
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
-from pidor.cards import CLUBS, SPADES, card_code, deck as full_deck, parse_card, parse_cards, suit_of
-from pidor.games.durak.engine import DurakGame, PerevodnoyGame, PodkidnoyGame
+from pidor.cards import CLUBS, SPADES, card_code, parse_card, parse_cards, suit_of
+from pidor.cards import deck as full_deck
 from pidor.engine.game import ImpossibleAction, InvalidAction, project
 from pidor.engine.seeds import Rng, shuffled
 from pidor.engine.table import HonestReplayRequired, Table
+from pidor.games.durak.engine import DurakGame, PerevodnoyGame, PodkidnoyGame
 
 C = parse_card
 GAMES = (PodkidnoyGame, PerevodnoyGame)

@@ -6,16 +6,17 @@ involved (V5)."""
 from __future__ import annotations
 
 import pytest
-
 from helpers import pass_all, types
+
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
-from pidor.cards import card_code, deck as full_deck, parse_card, parse_cards
-from pidor.games.durak.engine import DurakGame, PerevodnoyGame, PodkidnoyGame
+from pidor.cards import card_code, parse_card, parse_cards
+from pidor.cards import deck as full_deck
 from pidor.engine.game import ImpossibleAction
 from pidor.engine.seeds import Rng
-from pidor.games.durak.simple import QUIET_BOUTS, SimpleGame
 from pidor.engine.table import HonestReplayRequired, Table
+from pidor.games.durak.engine import DurakGame, PerevodnoyGame, PodkidnoyGame
+from pidor.games.durak.simple import QUIET_BOUTS, SimpleGame
 
 C = parse_card
 

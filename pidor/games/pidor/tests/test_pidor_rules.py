@@ -7,17 +7,24 @@ engine directly.
 from __future__ import annotations
 
 import pytest
-
-from pidor.cards import card_code, deck as full_deck, parse_cards
-from pidor.engine.game import ImpossibleAction, InvalidAction, project
-from pidor.games.pidor.engine import PidorGame
-from pidor.games.pidor.tricks import QUIET_TRICKS
-from pidor.engine.seeds import Rng, shuffled
-
 from pidor_scenarios import (
-    C, assert_unchanged, deal_deck, hand, new, of_type, play_deal, tricks_game, zones_partition,
+    C,
+    assert_unchanged,
+    deal_deck,
+    hand,
+    new,
+    of_type,
+    play_deal,
+    tricks_game,
+    zones_partition,
 )
 
+from pidor.cards import card_code, parse_cards
+from pidor.cards import deck as full_deck
+from pidor.engine.game import ImpossibleAction, InvalidAction, project
+from pidor.engine.seeds import Rng, shuffled
+from pidor.games.pidor.engine import PidorGame
+from pidor.games.pidor.tricks import QUIET_TRICKS
 
 # ----------------------------------------------------------------------------- P1
 

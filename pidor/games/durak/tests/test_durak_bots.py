@@ -1,0 +1,124 @@
+"""Textbook decisions of the greedy and heuristic policies in durak (issue 15), judged on
+a seat's wire-form view and honest options (what an Observation hands a policy)."""
+
+from __future__ import annotations
+
+from pidor.autoplay import play_game
+from pidor.bots import make_policy
+from pidor.bots.heuristic import HeuristicPolicy
+from pidor.cards import parse_card, parse_cards
+from pidor.engine.seeds import Rng
+from pidor.engine.table import Table
+from pidor.games.durak.bots import durak_action, durak_cheats, greedy_action
+from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
+
+
+def durak(cls=PodkidnoyGame, *, trump="6h", hands, attack=(), cover=(), deck=10, attacker=1, defender=0):
+    """A 2-player durak game in a chosen position (trump card under a deck of ``deck`` cards)."""
+    g = cls.new({"players": 2}, seed=b"scenario", first=attacker)
+    g.trump_card = parse_card(trump)
+    g.trump = g.trump_card // 13
+    g.hands = [parse_cards(h) for h in hands]
+    g.attack = parse_cards(list(attack))
+    g.cover = [parse_card(c) if c else -1 for c in cover] or [-1] * len(g.attack)
+    used = {*g.attack, *(c for c in g.cover if c >= 0), *(c for h in g.hands for c in h), g.trump_card}
+    g.deck = ([g.trump_card] + [c for c in range(52) if c % 13 >= 4 and c not in used][:deck - 1])[:deck]
+    g.attacker, g.defender, g.limit = attacker, defender, 6
+    return g
+
+
+def wire(game, seat):
+    return game.view(seat), [game.action_data(a) for a in game.honest_actions(seat)]
+
+
+# --- durak (D4, D6, D7) ----------------------------------------------------------------------
+
+
+def test_D4_covers_with_the_smallest_trump_only_when_no_plain_card_beats():
+    g = durak(hands=["9c 7h Qh 8s", "Ac"], attack=["7c"])  # hearts are trump
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "cover", "card": "9c", "target": 0}
+    g = durak(hands=["Qh 7h 6c 8s", "Ac"], attack=["Tc"], deck=4)
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "cover", "card": "7h", "target": 0}
+
+
+def test_D6_takes_when_a_card_cannot_be_covered():
+    g = durak(hands=["9c 8s", "Ac"], attack=["Td", "7c"])
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "take"}
+
+
+def test_D6_heuristic_keeps_its_ace_of_trumps_for_a_small_table_early():
+    g = durak(hands=["Ah 9s 8s Tc", "Ac"], attack=["7d"], deck=20)
+    assert greedy_action(*wire(g, 0))["card"] == "Ah"
+    assert durak_action(*wire(g, 0)) == {"type": "take"}
+    g = durak(hands=["Ah 9s 8s Tc", "Ac"], attack=["7d"], deck=0)  # the deck is gone: cover
+    assert durak_action(*wire(g, 0))["card"] == "Ah"
+    g = durak(hands=["Qh 7h 6c 8s", "Ac"], attack=["Tc"], deck=10)  # any trump above the 6
+    assert greedy_action(*wire(g, 0))["card"] == "7h"
+    assert durak_action(*wire(g, 0)) == {"type": "take"}
+
+
+def test_D7_transfers_with_a_plain_card_when_honest():
+    g = durak(PerevodnoyGame, hands=["7s Ac 9h", "Kc Kd Qs"], attack=["7d"])
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "transfer", "card": "7s"}
+
+
+def test_D3_leads_the_cheapest_plain_card_and_a_pair_before_a_single():
+    g = durak(hands=["Kc", "7h 9c 9d 8s"], attacker=1, defender=0)
+    assert greedy_action(*wire(g, 1)) == {"type": "attack", "card": "8s"}
+    assert durak_action(*wire(g, 1)) == {"type": "attack", "card": "9c"}
+
+
+def test_D4b_cheats_by_covering_rather_than_taking_a_big_table():
+    g = durak(hands=["6c 8s", "Ac"], attack=["Td", "Jd"], cover=[None, None])
+    view, honest = wire(g, 0)
+    choice = durak_action(view, honest)
+    assert choice == {"type": "take"}
+    (gain, cheat), = durak_cheats(view, choice, honest)
+    assert cheat in [g.action_data(a) for a in g.actions(0)]
+    assert cheat["type"] == "cover" and gain > 1.0 and g.check(0, g.parse_action(cheat)) == ("D4b",)
+
+
+
+def test_D3_D4_plainly_clean_never_hides_a_visible_violation():
+    """The heuristic skips the engine's check for a card plainly honest on the table
+    (the speed of its calls), read off the table it follows from the events: over
+    cheating games that table is the view's (or, when the window's card ended the bout,
+    the one it lay on), every window it reads as plainly clean is
+    one the engine's visible check finds clean too, and cheats are still seen."""
+    seen = {"clean": 0, "asked": 0, "broken": 0, "followed": 0}
+
+    class Checking(HeuristicPolicy):
+        name = "checking-heuristic"
+
+        def call(self, obs):
+            window = obs.window
+            if window is not None and window["seat"] != self.seat:
+                view = obs.view
+                table_seen = self._tactics(obs).table_seen
+                pairs = table_seen.pairs
+                if pairs is not None and view["table"]:
+                    seen["followed"] += 1
+                    assert pairs == [list(p) for p in view["table"]] and table_seen.limit == view["limit"]
+                elif pairs is not None:  # the window's card ended the bout (D5): the view's table is clear
+                    assert window["action"]["card"] in {c for p in pairs for c in p}
+                broken = obs.visible_violations(window["seat"], window["action"])
+                if self._tactics(obs).plainly_clean(obs, window["action"]):
+                    seen["clean"] += 1
+                    assert broken == (), (window["action"], view["table"], broken)
+                else:
+                    seen["asked"] += 1
+                    seen["broken"] += bool(broken)
+            return False
+
+    for game in ("podkidnoy", "perevodnoy"):
+        for k in range(4):
+            table = Table({"game": game, "players": 3})
+            table.start(seed=f"clean {k}".encode(), first=k % 3)
+            bots = [Checking(0, b"c")] + [make_policy("builtin:random:cheat=0.4,attention=0.5", s, b"%d" % s)
+                                          for s in (1, 2)]
+            play_game(table, bots, Rng(b"clean", game.encode()))
+    assert seen["clean"] > 50 and seen["broken"] > 5 and seen["followed"] > 50
