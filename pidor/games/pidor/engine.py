@@ -370,3 +370,14 @@ _CARD_ARGS = {kind: tuple(typ == "card" for _, typ in spec) for kind, spec in Pi
 
 def _codes(cards: list[int]) -> list[str]:
     return [card_code(c) for c in cards]
+
+
+def _pidor1(cls: type[PidorGame]) -> type[PidorGame]:
+    """The game as engine pidor-1 played it, to verify its logs: the call window of an action
+    that closed a trick lasted ``trick_display`` alone, shorter than ``call_window`` too
+    (T3, P14; a53c47d); the table's events in their early forms (:mod:`pidor.gamelog.early`)."""
+    return type(cls.__name__ + "1", (cls,), {"version": "pidor-1", "hold_sets_window": True, "early_events": True,
+                                             "__doc__": _pidor1.__doc__})
+
+
+PidorGame.OLDER = {"pidor-1": _pidor1(PidorGame)}
