@@ -9,13 +9,15 @@ temporary directory, installs it in a venv of its own and plays the small matche
 offers. Of each match it keeps the shortest log: a real game, but a small file. A log goes
 to ``tests/data/logs/<engine version>/<commit>-<game>-<match>.plog`` (its header names the
 engine version), and ``tests/data/logs/README.md`` lists what made each file. The same
-commit and match give the same bytes (T10), so running the script again changes nothing
-unless the script changed.
+commit and match give the same bytes (T10), so running the script again changes no match's
+log unless the script changed.
 
 A match may set table clocks (``clocks``) that the commit's ``pidor match`` has no flag for:
 its ``Table`` is then made with them, as its server makes a table ``create``d with them.
 Such logs catch the versions whose call window differed (engine pidor-1's trick-closing
-window lasted ``trick_display``, a53c47d).
+window lasted ``trick_display``, a53c47d). A source may also play a game of each on its own
+server (``served``, :data:`SERVED`), for the real clock's ticks, stand-ins' actions and
+votes that ran out; those logs differ from run to run.
 
     .venv/bin/python scripts/old_logs.py [--commit REV ...] [--out DIR] [--json]
 
@@ -54,6 +56,8 @@ class Source:
     engines: tuple[str, ...] = ()
     #: The names of the :data:`MATCHES` played (``None``: all).
     matches: tuple[str, ...] | None = None
+    #: Also a game of each on the commit's server (:data:`SERVED`).
+    served: bool = False
 
 
 #: The commits whose logs are kept, oldest first. Found with ``git log -G'version = "' --
@@ -67,7 +71,7 @@ SOURCES = (
                       "window events repeat their action (2366e78 to 87fb629)",
            engines=("pidor-1",), matches=("2p-cheat",)),
     Source("6172737", "the first release (format 3), the last commit that wrote engines pidor-1 and durak-1 "
-                      "(a53c47d brought pidor-2 and durak-2)"),
+                      "(a53c47d brought pidor-2 and durak-2)", served=True),
     Source("537e8a3", "the last commit that wrote engine durak-2 (82a67d2 brought durak-3 and simple-1)",
            engines=("durak-2",), matches=("4p-cheat",)),
     Source("988a3dd", "main when issue 22 began: engines pidor-2, durak-3 and simple-1 (T13 brings new ones)"),
@@ -102,6 +106,38 @@ MATCHES = (
     Match("2p", 2, flags=(("--deck", "52"), ())),
     Match("4p-cheat", 4, LIGHT, 36, flags=(("--teams", "2x2"), ("--variant", "pairs"), ("--hard",), ())),
 )
+
+#: A game on the commit's own server (``pidor serve``): one seat is a client of its SDK (its
+#: sample random bot, ``clients/python``) that lets about half of its turns, call windows and
+#: votes run out, the others built-in bots, on short clocks (seconds): the log has the real
+#: clock's ticks, stand-ins' actions (T9, ``auto``) and votes that ran out (T4).
+SERVED = {"players": 2, "bots": [CHEAT], "call_window": 0.3, "trick_display": 0.1, "vote_timeout": 0.5,
+          "bito_timeout": 0.3, "turn_timeout": 0.3}
+_LAZY = """
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+from pidor.client import Client
+from random_bot import RandomBot
+
+class Lazy(RandomBot):
+    def on_turn(self, options, turn):
+        return None if self.rng.random() < 0.5 else super().on_turn(options, turn)
+
+    def on_court(self, event):
+        return None if self.rng.random() < 0.5 else super().on_court(event)
+
+    def _dispatch(self, msg):
+        if msg.get("type") == "event" and msg["event"].get("type") == "window" and self.rng.random() < 0.5:
+            self.on_message(msg)
+            return 0
+        return super()._dispatch(msg)
+
+client = Client("127.0.0.1", int(sys.argv[2]), "old-logs")
+client.connect()
+client.create(game=sys.argv[3], **json.loads(sys.argv[4]))
+Lazy(1, lambda *a: None).run(client, games=1)
+client.close()
+"""
 
 #: Run in the commit's venv in place of its ``pidor`` script: ``pidor`` with the table's
 #: clocks (argv[1], JSON) added to every table it makes.
@@ -154,6 +190,7 @@ class Program:
         run([sys.executable, "-m", "venv", str(work / "venv")])
         self.python = str(work / "venv" / "bin" / "python")
         run([self.python, "-m", "pip", "install", "-q", str(tree)])
+        self.tree = tree
         self.cwd = work  # (not the tree: its sources must not shadow the installed package)
         self.games = run([self.python, "-c", _GAMES], cwd=self.cwd, text=True).stdout.split()
 
@@ -171,6 +208,24 @@ class Program:
                 return args
         raise Failed(f"match {m.name} has no flags to play (give ((),) for none)")
 
+    def serve(self, game: str, data: Path) -> None:
+        """One game of ``game`` on the commit's server (:data:`SERVED`); its log is in ``data/logs``."""
+        server = subprocess.Popen([self.python, "-c", "from pidor.cli import main; main()", "serve", "--port", "0",
+                                   "--data", str(data), "--log-level", "info"], cwd=self.cwd,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            for line in server.stderr:  # "... listening on 127.0.0.1:PORT ..."
+                if "listening on" in line:
+                    port = line.split("listening on", 1)[1].split()[0].rsplit(":", 1)[1]
+                    break
+            else:
+                raise Failed(f"{self.commit}: pidor serve did not start")
+            run([self.python, "-c", _LAZY, str(self.tree / "clients" / "python"), port, game, json.dumps(SERVED)],
+                cwd=self.cwd, text=True, timeout=900)
+        finally:
+            server.terminate()
+            server.wait()
+
 
 def header(path: Path) -> dict:
     """The header of a binary log (its first record)."""
@@ -180,30 +235,40 @@ def header(path: Path) -> dict:
 
 
 def make(source: Source, out: Path, work: Path, say) -> list[dict]:
-    """Play ``source``'s matches and keep the shortest log of each in ``out``; one entry per log."""
+    """Play ``source``'s matches (and games on its server) and keep the shortest log of each
+    in ``out``; one entry per log kept."""
     program = Program(source.commit, work / source.commit)
-    kept = []
+    kept: list[dict] = []
+
+    def keep(path: Path, name: str, command: str, clocks: dict) -> None:
+        h = header(path)
+        if source.engines and h["engine"] not in source.engines:
+            return
+        target = out / h["engine"] / f"{program.commit}-{name}.plog"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        kept.append({"file": target.relative_to(out).as_posix(), "commit": program.commit, "engine": h["engine"],
+                     "format": h["version"], "game": h["game"], "number": h["table"]["number"],
+                     "bytes": target.stat().st_size, "clocks": clocks, "command": command})
+        say(f"{kept[-1]['file']}: {kept[-1]['bytes']:,} bytes")
+
     for game in program.games:
         for m in MATCHES:
             if source.matches is not None and m.name not in source.matches:
                 continue
             logs = work / source.commit / "logs" / game / m.name
             args = program.match(game, m, logs)
-            path = min(logs.iterdir(), key=lambda p: (p.stat().st_size, p.name))
-            h = header(path)
-            if source.engines and h["engine"] not in source.engines:
-                continue
             played = args[args.index("--seed") + 2:args.index("--seat")]  # the flags
-            name = "-".join([program.commit, game, m.name, *(f.lstrip("-") for f in played)])
-            target = out / h["engine"] / f"{name}.plog"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-            kept.append({"file": target.relative_to(out).as_posix(), "commit": program.commit,
-                         "engine": h["engine"], "format": h["version"], "game": game, "number": h["table"]["number"],
-                         "bytes": target.stat().st_size, "clocks": m.clocks,
-                         "command": " ".join(["pidor", *args[:args.index("--seat")], "--seat", m.seat,
-                                              f"(x{m.players})"])})
-            say(f"{kept[-1]['file']}: {kept[-1]['bytes']:,} bytes")
+            keep(min(logs.iterdir(), key=lambda p: (p.stat().st_size, p.name)),
+                 "-".join([game, m.name, *(f.lstrip("-") for f in played)]),
+                 " ".join(["pidor", *args[:args.index("--seat")], "--seat", m.seat, f"(x{m.players})"]), m.clocks)
+        if source.served:
+            data = work / source.commit / "served" / game
+            program.serve(game, data)
+            options = {k: v for k, v in SERVED.items() if k not in ("players", "bots")}
+            keep(next((data / "logs").glob("*.plog")), f"{game}-served",
+                 f"pidor serve; create {game}, players {SERVED['players']}, bots {SERVED['bots']}, "
+                 "the seat's client lets about half its turns, windows and votes run out", options)
     return kept
 
 
@@ -215,8 +280,10 @@ def readme(sources: tuple[Source, ...], kept: list[dict]) -> str:
         "`export` must read each of them as its own engine version played it (issue 22 §7;",
         "`tests/test_old_logs.py`). Made by `scripts/old_logs.py` from the project's git history:",
         "each commit's tree (`git archive COMMIT`) installed in a venv of its own, its",
-        "`pidor match ... --logs DIR` played, the shortest log of each match kept. Do not edit",
-        "them: run the script again (it gives the same bytes).",
+        "`pidor match ... --logs DIR` played, the shortest log of each match kept; and for the",
+        "first release a game of each on its own server (`-served`: the real clock's ticks,",
+        "stand-ins' actions, votes that ran out). Do not edit them: run the script again (it gives",
+        "the same bytes, but for the served games, which the real clock plays anew).",
         "",
         "| commit | why | formats | engines |",
         "|---|---|---|---|",
@@ -225,10 +292,10 @@ def readme(sources: tuple[Source, ...], kept: list[dict]) -> str:
         mine = [k for k in kept if k["commit"] == git("rev-parse", "--short=7", s.commit).strip()]
         lines.append(f"| `{s.commit}` | {s.why} | {', '.join(sorted({str(k['format']) for k in mine}))} | "
                      f"{', '.join(sorted({k['engine'] for k in mine}))} |")
-    lines += ["", "Each file: the commit's `pidor` run as shown (the log kept is the shortest of its games;",
-              "`game` is its number at the table), the table's clocks (seconds) set as a server's `create`",
-              "sets them where the command shows none.", "",
-              "| file | format | game | bytes | command | clocks |", "|---|---|---|---|---|---|"]
+    lines += ["", "Each file: the commit's `pidor` run as shown (a match's log kept is the shortest of its",
+              "games; `number` is the game's number at the table), with the table's clocks (seconds) set",
+              "as a server's `create` sets them.", "",
+              "| file | format | number | bytes | command | clocks |", "|---|---|---|---|---|---|"]
     for k in sorted(kept, key=lambda k: k["file"]):
         clocks = ", ".join(f"{n} {v:g}" for n, v in k["clocks"].items()) or "defaults"
         lines.append(f"| {k['file']} | {k['format']} | {k['number']} | {k['bytes']:,} | `{k['command']}` | "
