@@ -185,6 +185,12 @@ class Game:
     #: it, PROTOCOL.md §5 "Acting on what you saw"). A new game and an ``undo`` always count.
     #: A game lists what ends the situation a choice was made in.
     CHOICE_EVENTS: ClassVar[frozenset[str]] = frozenset({"action"})
+    #: T3: whether an event's ``_hold`` sets its call window's length outright, however short
+    #: (engine pidor-1), rather than only keeping the window open longer than ``call_window``.
+    hold_sets_window: ClassVar[bool] = False
+    #: Whether the logs of this engine version may show the table's events in their early
+    #: forms (engines pidor-1 and durak-1: :mod:`pidor.gamelog.early`).
+    early_events: ClassVar[bool] = False
 
     players: int
     _wire: ClassVar[dict[Action, dict]] = {}  # (each subclass has its own: __init_subclass__)

@@ -439,13 +439,17 @@ class Table:
     def _window_length(self, events: list[Event]) -> float | None:
         """T3: every callable action gets at least the full ``call_window``; an event with
         ``_hold`` (P14: the closed trick stays visible) may keep the window open longer,
-        never shorter (``None``: no clock)."""
+        never shorter (``None``: no clock). Engine pidor-1 (``hold_sets_window``, its logs):
+        the hold alone, however short."""
         length = self.options["call_window"]
         for e in events:
             hold = e.get("_hold")
             if hold is not None:
                 held = self.options[hold]
-                length = None if length is None or held is None else max(length, held)
+                if self.game.hold_sets_window:
+                    length = held
+                else:
+                    length = None if length is None or held is None else max(length, held)
         return length
 
     def _close_window(self, now: float) -> list[Event]:

@@ -54,8 +54,10 @@ __all__ = [
 FORMAT = "pidor-log"
 VERSION = 3
 #: Format versions this reader understands: version 3 only added the ``abstain`` record
-#: (a version 2 reader would call it an unknown kind), so a version 2 log reads as is.
-READS = (2, 3)
+#: (a version 2 reader would call it an unknown kind), so a version 2 log reads as is;
+#: version 1 wrote a window's passes as a ``pass`` record of their own (``seats``, ``now``),
+#: where version 2 folds them into the next record (``passed``).
+READS = (1, 2, 3)
 ZERO = bytes(32)
 #: Record kinds that carry one input to the table (what ``verify`` re-runs).
 INPUT_KINDS = ("start", "act", "call", "pass", "vote", "abstain", "tick")

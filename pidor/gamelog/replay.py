@@ -95,6 +95,8 @@ class Replay:
         say, seat = self.say, self.seat
         step = Step(index, str(rec.get("kind")))
         passed = rec.get("passed")
+        if passed is None and step.kind == "pass":  # format 1: the passes are the record itself
+            passed = rec
         if isinstance(passed, dict):
             step.lines.append(("   " + say.say("passes", seats=", ".join(say.who(s) for s in passed.get("seats", []))),
                                True))

@@ -99,6 +99,8 @@ class DurakGame(DurakState, Game):
     AFTER_LOSER = -1
     #: V8: whether the result records «погоны» (engine durak-2 did not).
     titles = True
+    #: D3: whether the first bout is announced, as every other one is (engine durak-1 did not).
+    opening_bout = True
 
     # --- creation -----------------------------------------------------------
 
@@ -170,7 +172,7 @@ class DurakGame(DurakState, Game):
 
     def opening(self) -> list[Event]:
         """The first bout is announced like every other one (D3)."""
-        return [self._bout_event()]
+        return [self._bout_event()] if self.opening_bout else []
 
     def _bout_event(self) -> Event:
         owner = self.owner
@@ -773,6 +775,20 @@ def _durak2(cls: type[DurakGame]) -> type[DurakGame]:
                                             "__doc__": _durak2.__doc__})
 
 
-PodkidnoyGame.OLDER = {"durak-3": _durak3(PodkidnoyGame), "durak-2": _durak2(PodkidnoyGame)}
-PerevodnoyGame.OLDER = {"durak-3": _durak3(PerevodnoyGame), "durak-2": _durak2(PerevodnoyGame)}
+def _durak1(cls: type[DurakGame]) -> type[DurakGame]:
+    """The game as engine durak-1 played it, to verify its logs: engine durak-2 (``cls``)
+    without the ``bout`` event of the first bout (a53c47d); the table's events in their
+    early forms (:mod:`pidor.gamelog.early`)."""
+    return type(cls.__name__.removesuffix("2") + "1", (cls,),
+                {"version": "durak-1", "opening_bout": False, "early_events": True, "__doc__": _durak1.__doc__})
+
+
+def _older(cls: type[DurakGame]) -> dict[str, type[DurakGame]]:
+    """Every older engine version of ``cls`` (its ``OLDER``), each made from the next newer one."""
+    two = _durak2(cls)
+    return {"durak-3": _durak3(cls), "durak-2": two, "durak-1": _durak1(two)}
+
+
+PodkidnoyGame.OLDER = _older(PodkidnoyGame)
+PerevodnoyGame.OLDER = _older(PerevodnoyGame)
 

@@ -414,4 +414,14 @@ def _pidor2(cls: type[PidorGame]) -> type[PidorGame]:
     return type(cls.__name__ + "2", (cls,), {"version": "pidor-2", "T13": False, "__doc__": _pidor2.__doc__})
 
 
-PidorGame.OLDER = {"pidor-2": _pidor2(PidorGame)}
+def _pidor1(cls: type[PidorGame]) -> type[PidorGame]:
+    """The game as engine pidor-1 played it (``cls``: pidor-2's), to verify its logs: the
+    call window of an action that closed a trick lasted ``trick_display`` alone, shorter
+    than ``call_window`` too (T3, P14; a53c47d); the table's events in their early forms
+    (:mod:`pidor.gamelog.early`)."""
+    return type(cls.__name__.removesuffix("2") + "1", (cls,), {"version": "pidor-1", "hold_sets_window": True,
+                                                               "early_events": True, "__doc__": _pidor1.__doc__})
+
+
+_PIDOR2 = _pidor2(PidorGame)
+PidorGame.OLDER = {"pidor-2": _PIDOR2, "pidor-1": _pidor1(_PIDOR2)}
