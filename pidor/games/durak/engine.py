@@ -31,6 +31,7 @@ orders simultaneous arrivals by seat, starting from the attacker (the order of
 from __future__ import annotations
 
 from ...cards import card_code, low_rank
+from ...engine import payments
 from ...engine.game import (
     Action,
     Event,
@@ -394,14 +395,8 @@ class DurakGame(DurakState, Game):
                 raise _impossible(f"you do not hold {card_code(c)}", "T1")
         if len(cards) > 1 and len(set(cards)) != len(cards):
             raise _impossible("a card cannot be laid twice", "T1")
-        if self.payments:
-            if seat != self.payments[0][0]:
-                raise _impossible(f"waiting for seat {self.payments[0][0]} to pay for the mark", "D12")
-            if kind != "give":
-                raise _impossible("you owe a card for the mark: give one", "D12")
+        if payments.check(self.payments, seat, kind, "D12"):
             return []
-        if kind == "give":
-            raise _impossible("you owe nobody a card", "D12")
         if self.ended is not None:
             raise _impossible("the bout is over; wait for the drawing", "D8")
         return self._check_bout(seat, kind, action)
@@ -510,18 +505,9 @@ class DurakGame(DurakState, Game):
         first: Event = {"type": "action", "seat": seat, "action": data, "_violations": violations}
         events = [first]
         hands = self.hands
-        if kind == "give":
-            card = action[1]
-            giver, to = self.payments.pop(0)
-            hands[giver].remove(card)
-            hands[to].append(card)
-            # D12: the card is seen by the recipient only; the giver chose it, and once it is
-            # in another hand it is hidden from him like the rest of that hand.
-            first["action"] = {"type": "give"}
-            first["_private"] = {to: {"action": data}}
-            events.append({"type": "give", "from": giver, "to": to,
-                           "_private": {to: {"card": data["card"]}}})
-            self._skip_empty_givers()
+        if kind == "give":  # D12: seen by giver and recipient only
+            events += payments.give(self.payments, hands, action[1], first)
+            payments.skip_empty(self.payments, hands)
             return events
         if kind == "bito":
             self.bito[seat] = True
@@ -599,17 +585,7 @@ class DurakGame(DurakState, Game):
         givers = [s for s in ((seat + i) % n for i in range(1, n)) if not out[s]]
         if not self.hard:
             givers = givers[:1]
-        givers = [g for g in givers if self.hands[g]]
-        if not givers:
-            return []
-        self.payments.extend([g, seat] for g in givers)
-        self._skip_empty_givers()
-        return [{"type": "payment_due", "to": seat, "from": givers}]
-
-    def _skip_empty_givers(self) -> None:
-        p = self.payments
-        while p and not self.hands[p[0][0]]:
-            p.pop(0)
+        return payments.due(self.payments, seat, [g for g in givers if self.hands[g]])
 
     def advance(self) -> list[Event]:
         """T8: leaving (D9), the end of a bout, drawing (D8) and the next bout. Idempotent."""
