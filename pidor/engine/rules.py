@@ -52,6 +52,12 @@ TABLE_RULES = (
     Rule("T10", "Вся случайность — из семян, записанных в лог.", "All randomness comes from seeds in the log."),
     Rule("T11", "Подсказки новичку — только за столом с ботами.", "Tutorial hints only at a table of bots."),
     Rule("T12", "Тексты — по-русски и по-английски.", "Texts exist in Russian and English."),
+    Rule("T13", "Каждая партия кончается: третье повторение позиции, долго без продвижения или слишком долго — ничья.",
+         "Every game ends: a position seen the third time, too long without progress, or too long in all is a draw."),
+    Rule("T14", "За метку от суда платят картой: первый после получившего, у кого две карты и больше (жёстко — каждый).",
+         "A mark from the court is paid in a card: by the first player after him holding two or more (hard: by each)."),
+    Rule("T15", "Партия из нескольких сдач — одна партия: один лог, одна раздача сидов, один проигравший.",
+         "A game of several deals is one game: one log, one committed seed, one loser."),
     Rule("T6r", "После осуждения ход нужно переиграть честно.",
        "After a guilty verdict the action must be replayed honestly."),
 )

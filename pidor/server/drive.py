@@ -28,6 +28,7 @@ from typing import Any
 from ..bots import Policy, RandomBot
 from ..driver import Driver
 from ..engine.game import Action, ActionError, Event
+from ..games import spec
 from .seating import Seat
 
 __all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Passer", "PASSER", "Replacement",
@@ -46,20 +47,18 @@ ABANDON_AFTER = 60.0
 log = logging.getLogger(__name__)
 
 
-_BITO = {"type": "bito"}
-
-
 class AwayStandIn(Policy):
     """The policy of an away player's seat (T9): it never calls, abstains in the court
-    (T4), says «бито» when it may (the game never waits on a seat for «бито»: silence
-    would count as «бито» anyway, D5) and leaves every obliged action to his turn clock
-    (``AWAY_TURN``)."""
+    (T4), makes the game's idle action when it is honest (``GameSpec.idle``: durak's «бито»;
+    the game never waits on a seat for it: silence would count as «бито» anyway, D5) and
+    leaves every obliged action to his turn clock (``AWAY_TURN``)."""
 
     name = "away"
     auto = "absent"
 
     def act(self, obs) -> dict | None:
-        return _BITO if _BITO in obs.honest else None
+        idle = spec(obs.game).idle
+        return idle if idle is not None and idle in obs.honest else None
 
 
 class Passer(Policy):
