@@ -1,23 +1,16 @@
 #!/usr/bin/env python3
-"""Strength and speed of the built-in bots (issue 15): the rows of the goals table.
+"""Strength and speed of the built-in bots: one row per goal each game's folder declares
+(``GOALS`` in ``pidor/games/<folder>/bots.py``, :class:`pidor.bots.tactics.Goal`).
 
-Each strength row plays one subject policy against a field, with the subject's seat rotated
-round the table (``pidor match``'s ``run_match``, games split evenly over the seats), and
-gives its loss rate with a 95% Wilson interval. Defaults: 2,000 games for 4-player rows,
-400 for 2-player rows (``--scale 0.1`` for a quick look).
+Each row plays one subject policy against a field, the subject's seat rotated round the
+table (``pidor match``'s ``run_match``, the games split evenly over the seats), and gives
+its figure with a 95% Wilson interval: its loss rate (``loss``; ``seat``: every seat the
+same policy, the rate per seat), its share of the decided games won heads-up (``won``), its
+loss rate against another row's (``than``), or the CPU time it adds to a match (``speed``).
+A row of an ``ismcts`` subject also gives its CPU time per move. Row names are
+``<game>-<goal>``; ``--scale 0.1`` plays a tenth of the games for a quick look.
 
-    .venv/bin/python scripts/bench_bots.py [--rows NAME,...] [--scale F] [--seed S] [--json]
-
-Rows (``--list`` prints them with their goals):
-  greedy-*          4 × greedy: the baseline, the loss rate per seat
-  heuristic-*       heuristic (its defaults: it cheats when it pays) against 3 × greedy
-  honest-*          the same with cheat=0
-  vs-random         heuristic against random, 2 players
-  ismcts            ismcts (default budget) against heuristic, 2 players: the heuristic's
-                    share of the decided games it loses
-  cheat-*           heuristic cheating against 3 × random bots that call (attention 0.1 /
-                    0.9), compared with an honest heuristic at the same tables
-  speed             CPU seconds of a match of heuristic + 3 × random over one of 4 × random
+    .venv/bin/python scripts/bench_bots.py [--rows NAME,...] [--game G] [--scale F] [--seed S] [--json]
 
 Exit status: 0 (figures printed; a goal missed is a figure, not an error), 2 bad usage.
 """
@@ -33,10 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from pidor.bots.tactics import Goal, goals  # noqa: E402
+from pidor.games import GAME_IDS  # noqa: E402
 from pidor.match import run_match  # noqa: E402
-
-H, G, R = "builtin:heuristic", "builtin:greedy", "builtin:random"
-HONEST = "builtin:heuristic:cheat=0"
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
@@ -50,18 +42,16 @@ def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, mid - half), 4), round(min(1.0, mid + half), 4)]
 
 
-def rotated(game: str, deck: int | None, subject: str, field: list[str], games: int, seed: str) -> dict:
+def rotated(game: str, options: dict, subject: str, field: list[str], games: int, seed: str) -> dict:
     """``subject`` at each seat in turn among ``field``; its losses, the draws and the games."""
     players = len(field) + 1
-    losses = draws = played = 0
-    other = 0  # the field's losses
+    losses = draws = played = other = 0  # (other: the field's losses)
     for seat in range(players):
         n = games // players + (seat < games % players)
         if not n:
             continue
         specs = field[:seat] + [subject] + field[seat:]
-        r = run_match(game, players, n, options={} if deck is None else {"deck": deck}, seed=f"{seed}/{seat}",
-                      specs=specs)
+        r = run_match(game, players, n, options=options, seed=f"{seed}/{seat}", specs=specs)
         for record in r.records:
             played += 1
             if record["draw"]:
@@ -73,122 +63,116 @@ def rotated(game: str, deck: int | None, subject: str, field: list[str], games: 
     return {"games": played, "losses": losses, "field_losses": other, "draws": draws}
 
 
-def strength(name: str, game: str, deck: int | None, subject: str, field: list[str], games: int,
-             seed: str, goal: float | None, per_seat: bool = False) -> dict:
+class _MoveClock:
+    """The CPU time of each move an ismcts subject is asked for."""
+
+    def __init__(self) -> None:
+        from pidor.bots.ismcts import IsmctsPolicy
+        self.cls, self.act, self.times = IsmctsPolicy, IsmctsPolicy.act, []
+
+    def __enter__(self) -> "_MoveClock":
+        act, times = self.act, self.times
+
+        def timed_act(policy, obs):
+            t0 = time.process_time()
+            try:
+                return act(policy, obs)
+            finally:
+                times.append(time.process_time() - t0)
+
+        self.cls.act = timed_act
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cls.act = self.act
+
+    def figures(self) -> dict:
+        t = self.times
+        return {"mean": round(1000 * sum(t) / max(1, len(t)), 1), "max": round(1000 * max(t, default=0.0), 1),
+                "moves": len(t)}
+
+
+def row(game: str, goal: Goal, scale: float, seed: str, done: dict) -> dict:
+    """The figures of one goal (``done``: the rows made so far, for ``than``)."""
+    games = max(len(goal.field) + 1, round(goal.games * scale))
+    name = f"{game}-{goal.name}"
+    out = {"row": name, "game": game, "options": goal.options, "players": len(goal.field) + 1,
+           "subject": goal.subject, "field": list(goal.field), "measure": goal.measure}
     t0 = time.perf_counter()
-    r = rotated(game, deck, subject, field, games, f"{seed}/{name}")
-    n = r["games"]
-    if per_seat:  # every seat plays the same policy: the loss rate per seat
-        k, trials = r["losses"] + r["field_losses"], n * (len(field) + 1)
+    if goal.measure == "speed":
+        def timed(specs: list[str]) -> float:  # this process's CPU time: the machine may be shared
+            c0 = time.process_time()
+            run_match(game, len(specs), games, options=goal.options, seed=f"{seed}/{name}", specs=specs)
+            return time.process_time() - c0
+
+        base = min(timed(list(goal.field) + [goal.field[0]]) for _ in range(3))
+        mixed = min(timed([goal.subject, *goal.field]) for _ in range(3))
+        added = mixed / base - 1
+        return {**out, "games": games, "field_s": round(base, 3), "subject_s": round(mixed, 3),
+                "added": round(added, 3), "goal": goal.bound, "met": added <= goal.bound}
+    clock = _MoveClock() if goal.subject.startswith("builtin:ismcts") else None
+    if clock is not None:
+        with clock:
+            r = rotated(game, goal.options, goal.subject, list(goal.field), games, f"{seed}/{name}")
+        out["cpu_ms_per_move"] = clock.figures()
     else:
-        k, trials = r["losses"], n
+        r = rotated(game, goal.options, goal.subject, list(goal.field), games, f"{seed}/{name}")
+    n = r["games"]
+    out.update(r, draw_rate=round(r["draws"] / n, 4) if n else 0.0, seconds=round(time.perf_counter() - t0, 1))
+    if goal.measure == "won":
+        decided = n - r["draws"]
+        k = r["field_losses"]
+        share = k / decided if decided else 0.0
+        return {**out, "won_of_decided": round(share, 4), "wilson95": wilson(k, decided), "goal": goal.bound,
+                "met": None if goal.bound is None else bool(decided) and share >= goal.bound}
+    k, trials = (r["losses"] + r["field_losses"], n * out["players"]) if goal.measure == "seat" else (r["losses"], n)
     rate = k / trials if trials else 0.0
-    return {"row": name, "game": game, "deck": deck, "players": len(field) + 1, "subject": subject,
-            "field": field, **r, "loss_rate": round(rate, 4), "wilson95": wilson(k, trials),
-            "draw_rate": round(r["draws"] / n, 4) if n else 0.0,
-            "goal": goal, "met": None if goal is None else rate <= goal,
-            "seconds": round(time.perf_counter() - t0, 1)}
+    out.update(loss_rate=round(rate, 4), wilson95=wilson(k, trials))
+    if goal.measure == "than":
+        other = done.get(f"{game}-{goal.than}")
+        return {**out, "goal": f"below {goal.than}",
+                "met": None if other is None else rate < other["loss_rate"]}
+    return {**out, "goal": goal.bound, "met": None if goal.bound is None else rate <= goal.bound}
 
 
-def ismcts_row(games: int, seed: str) -> dict:
-    from pidor.bots.ismcts import IsmctsPolicy
-    times: list[float] = []
-    act = IsmctsPolicy.act
-
-    def timed_act(self, obs):  # the CPU time of each move the bot is asked for
-        t0 = time.process_time()
-        try:
-            return act(self, obs)
-        finally:
-            times.append(time.process_time() - t0)
-
-    IsmctsPolicy.act = timed_act
-    try:
-        row = strength("ismcts", "podkidnoy", None, "builtin:ismcts", [H], games, seed, None)
-    finally:
-        IsmctsPolicy.act = act
-    row["cpu_ms_per_move"] = {"mean": round(1000 * sum(times) / max(1, len(times)), 1),
-                              "max": round(1000 * max(times, default=0.0), 1), "moves": len(times)}
-    decided = row["games"] - row["draws"]
-    k = row["field_losses"]
-    row["heuristic_loses_of_decided"] = round(k / decided, 4) if decided else None
-    row["heuristic_wilson95"] = wilson(k, decided)
-    row["goal"] = "heuristic loses >= 0.65 of decided games"
-    row["met"] = bool(decided) and k / decided >= 0.65
-    return row
-
-
-def cheat_rows(attention: float, cheat: str, games: int, seed: str) -> dict:
-    field = [f"{R}:attention={attention}"] * 3
-    cheating = strength(f"cheat-{attention}", "podkidnoy", None, f"{H}:cheat={cheat}", field, games, seed, None)
-    honest = strength(f"honest-{attention}", "podkidnoy", None, HONEST, field, games, seed, None)
-    better = cheating["loss_rate"] < honest["loss_rate"]
-    return {"row": f"cheat-{attention}", "game": "podkidnoy", "field": field, "cheater": cheating,
-            "honest": honest,
-            "goal": ("cheating loses less than honest" if attention < 0.5 else
-                     "a reckless cheater loses more than honest"),
-            "met": better if attention < 0.5 else not better}
-
-
-def speed_row(games: int, seed: str) -> dict:
-    def timed(specs: list[str]) -> float:  # this process's CPU time: the machine may be shared
-        t0 = time.process_time()
-        run_match("podkidnoy", 4, games, seed=f"{seed}/speed", specs=specs)
-        return time.process_time() - t0
-
-    base = min(timed([R] * 4) for _ in range(3))
-    mixed = min(timed([H] + [R] * 3) for _ in range(3))
-    return {"row": "speed", "game": "podkidnoy", "games": games, "random_s": round(base, 3),
-            "heuristic_s": round(mixed, 3), "added": round(mixed / base - 1, 3),
-            "goal": "heuristic adds <= 0.30", "met": mixed / base - 1 <= 0.30}
-
-
-def rows(scale: float, seed: str) -> dict:
-    four, two = max(4, round(2000 * scale)), max(2, round(400 * scale))
-    out = {}
-    for game, deck, tag, goal in (("podkidnoy", None, "podkidnoy", 0.17), ("perevodnoy", None, "perevodnoy", 0.17),
-                                  ("pidor", 52, "pidor52", 0.20), ("pidor", 36, "pidor36", 0.20)):
-        out[f"greedy-{tag}"] = lambda g=game, d=deck, t=tag: strength(
-            f"greedy-{t}", g, d, G, [G] * 3, four, seed, None, per_seat=True)
-        out[f"heuristic-{tag}"] = lambda g=game, d=deck, t=tag, k=goal: strength(
-            f"heuristic-{t}", g, d, H, [G] * 3, four, seed, k)
-        out[f"honest-{tag}"] = lambda g=game, d=deck, t=tag, k=goal: strength(
-            f"honest-{t}", g, d, HONEST, [G] * 3, four, seed, k)
-    out["vs-random"] = lambda: strength("vs-random", "podkidnoy", None, H, [R], two, seed, 0.02)
-    out["ismcts"] = lambda: ismcts_row(two, seed)
-    out["cheat-0.1"] = lambda: cheat_rows(0.1, "0.5", four, seed)
-    out["cheat-0.9"] = lambda: cheat_rows(0.9, "1", four, seed)
-    out["speed"] = lambda: speed_row(max(20, round(200 * scale)), seed)
-    return out
+def table(games: list[str]) -> dict[str, tuple[str, Goal]]:
+    """Every row of ``games``: its name -> (game, goal)."""
+    return {f"{g}-{goal.name}": (g, goal) for g in games for goal in goals(g)}
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    ap.add_argument("--rows", default="", help="comma-separated row names (default: all)")
+    ap.add_argument("--rows", default="", help="comma-separated row names (default: all of the games)")
+    ap.add_argument("--game", action="append", choices=GAME_IDS, help="only this game's rows (repeatable)")
     ap.add_argument("--scale", type=float, default=1.0, help="fraction of the games (default 1)")
     ap.add_argument("--seed", default="bench", help="seed text (same seed, same games)")
-    ap.add_argument("--list", action="store_true", help="list the rows and exit")
+    ap.add_argument("--list", action="store_true", help="list the rows with their goals and exit")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     if not 0 < args.scale <= 10:
         ap.error("--scale must be in (0, 10]")
-    table = rows(args.scale, args.seed)
+    rows = table(args.game or list(GAME_IDS))
     if args.list:
-        print("\n".join(table))
+        for name, (_, goal) in rows.items():
+            print(f"{name}: {goal.subject} vs {', '.join(goal.field)} ({goal.measure}"
+                  + (f" {goal.bound}" if goal.bound is not None else f" {goal.than}" if goal.than else "") + ")")
         return 0
-    names = [n for n in args.rows.split(",") if n] or list(table)
-    unknown = [n for n in names if n not in table]
+    names = [n for n in args.rows.split(",") if n] or list(rows)
+    unknown = [n for n in names if n not in rows]
     if unknown:
-        ap.error(f"unknown row {', '.join(unknown)}; known: {', '.join(table)}")
-    results = []
-    for name in names:
-        row = table[name]()
-        results.append(row)
+        ap.error(f"unknown row {', '.join(unknown)}; known: {', '.join(rows)}")
+    done: dict[str, dict] = {}
+    for name in sorted(names, key=lambda n: bool(rows[n][1].than)):  # a row compared with another comes after it
+        game, goal = rows[name]
+        if goal.than and f"{game}-{goal.than}" not in done and f"{game}-{goal.than}" in rows:
+            done[f"{game}-{goal.than}"] = row(game, rows[f"{game}-{goal.than}"][1], args.scale, args.seed, done)
+        done[name] = row(game, goal, args.scale, args.seed, done)
         if not args.json:
-            print(json.dumps(row, ensure_ascii=False), flush=True)
+            print(json.dumps(done[name], ensure_ascii=False), flush=True)
     if args.json:
-        print(json.dumps({"seed": args.seed, "scale": args.scale, "rows": results}, ensure_ascii=False))
+        print(json.dumps({"seed": args.seed, "scale": args.scale, "rows": [done[n] for n in names]},
+                         ensure_ascii=False))
     return 0
 
 

@@ -13,13 +13,14 @@ take and give engine actions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
 from ..cards import parse_card
 from ..engine.game import Game
 from ..games import part
 
-__all__ = ["Tactics", "tactics", "by_type", "cheapest", "suit_index"]
+__all__ = ["Tactics", "Goal", "tactics", "goals", "by_type", "cheapest", "suit_index"]
 
 
 def suit_index(letter: str | None) -> int | None:
@@ -100,6 +101,37 @@ class Tactics:
     def holding(self, game: Game, seat: int) -> int:
         """The cards ``seat`` still has to get rid of (a cut-off playout scores by it)."""
         return len(game.hands[seat])
+
+
+@dataclass(frozen=True)
+class Goal:
+    """A strength figure a game's bots are measured by (``scripts/bench_bots.py``): the
+    ``subject`` policy at each seat in turn among the ``field``, ``games`` games with the
+    game ``options``. ``measure``:
+
+    * ``loss``: the subject's loss rate, at most ``bound``;
+    * ``seat``: every seat plays the subject (no field): the loss rate per seat, a baseline;
+    * ``won``: the share of the decided games the subject won, at least ``bound`` (heads-up);
+    * ``than``: the subject's loss rate is below that of the goal named ``than``
+      (``bound`` ignored): e.g. cheating pays against a field that rarely calls;
+    * ``speed``: the CPU time the subject adds to a match of the field alone, at most ``bound``.
+    """
+
+    name: str
+    subject: str
+    field: tuple[str, ...]
+    bound: float | None = None
+    measure: str = "loss"
+    options: dict = field(default_factory=dict)
+    games: int = 2000
+    than: str = ""
+
+
+def goals(game: str) -> tuple[Goal, ...]:
+    """The strength goals of ``game``'s bots (its folder's ``bots.GOALS``: a tuple for every
+    game of the folder, or a dict of them by game id)."""
+    found = getattr(part(game, "bots"), "GOALS", ())
+    return tuple(found.get(game, ()) if isinstance(found, dict) else found)
 
 
 def tactics(game: str, seat: int, rules: dict) -> Tactics | None:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...bots.tactics import Tactics, by_type, cheapest, suit_index
+from ...bots.tactics import Goal, Tactics, by_type, cheapest, suit_index
 from ...cards import card_code, low_rank, parse_card
 from ...engine.game import Game
 
-__all__ = ["TACTICS", "DurakTactics", "durak_action", "durak_move", "durak_cheats", "durak_value", "durak_key",
+__all__ = ["TACTICS", "GOALS", "DurakTactics", "durak_action", "durak_move", "durak_cheats", "durak_value", "durak_key",
            "lead_key", "cover_plan", "TableSeen", "plainly_clean"]
 
 #: Throw in a card worth less than this (:func:`durak_value`): with the deck empty every
@@ -392,3 +392,21 @@ class DurakTactics(Tactics):
 
 
 TACTICS = DurakTactics
+
+_H, _G, _R, _HONEST = "builtin:heuristic", "builtin:greedy", "builtin:random", "builtin:heuristic:cheat=0"
+_FIELD = (  # each game against 3 × greedy (issue 15)
+    Goal("greedy", _G, (_G,) * 3, measure="seat"),
+    Goal("heuristic", _H, (_G,) * 3, 0.17),
+    Goal("honest", _HONEST, (_G,) * 3, 0.17),
+)
+#: The strength figures of each game (``scripts/bench_bots.py``, issue 15), named
+#: ``<game>-<goal>``; those that compare policies and tables are podkidnoy's.
+GOALS = {"podkidnoy": _FIELD + (
+    Goal("vs-random", _H, (_R,), 0.02, games=400),
+    Goal("ismcts", "builtin:ismcts", (_H,), 0.65, measure="won", games=400),
+    Goal("honest-0.1", _HONEST, (f"{_R}:attention=0.1",) * 3),
+    Goal("cheat-0.1", f"{_H}:cheat=0.5", (f"{_R}:attention=0.1",) * 3, measure="than", than="honest-0.1"),
+    Goal("honest-0.9", _HONEST, (f"{_R}:attention=0.9",) * 3),
+    Goal("cheat-0.9", f"{_H}:cheat=1", (f"{_R}:attention=0.9",) * 3),
+    Goal("speed", _H, (_R,) * 3, 0.30, measure="speed", games=200),
+), "perevodnoy": _FIELD, "simple": tuple(Goal(g.name, g.subject, g.field, measure=g.measure) for g in _FIELD)}

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...bots.tactics import Tactics, by_type, cheapest, suit_index
+from ...bots.tactics import Goal, Tactics, by_type, cheapest, suit_index
 from ...cards import deck, low_rank, parse_card
 from ...engine.game import Game
 from .tricks import beaters
 
-__all__ = ["TACTICS", "PidorTactics", "pidor_action", "pidor_key"]
+__all__ = ["TACTICS", "GOALS", "PidorTactics", "pidor_action", "pidor_key"]
 
 
 def pidor_key(card: int, trump: int | None) -> tuple[int, bool]:
@@ -178,3 +178,11 @@ class PidorTactics(Tactics):
 
 
 TACTICS = PidorTactics
+
+_H, _G = "builtin:heuristic", "builtin:greedy"
+#: The strength figures (``scripts/bench_bots.py``, issue 15), with each deck.
+GOALS = tuple(goal for deck in (52, 36) for goal in (
+    Goal(f"greedy-{deck}", _G, (_G,) * 3, measure="seat", options={"deck": deck}),
+    Goal(f"heuristic-{deck}", _H, (_G,) * 3, 0.20, options={"deck": deck}),
+    Goal(f"honest-{deck}", "builtin:heuristic:cheat=0", (_G,) * 3, 0.20, options={"deck": deck}),
+))
