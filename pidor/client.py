@@ -456,8 +456,6 @@ class TableState:
         elif t == "action":
             self.last_action = e
             s.update(state="play", window=None)  # an action means no window is open any more
-            if e.get("seat") in s.get("honest_only", []):
-                s["honest_only"] = [x for x in s["honest_only"] if x != e.get("seat")]
         elif t == "window":
             s.update(state="window", window={k: e.get(k) for k in ("seat", "owing", "deadline")})
         elif t in ("call", "window_closed"):
@@ -469,8 +467,8 @@ class TableState:
             s["court"].setdefault("votes", {})[e.get("seat")] = e.get("guilty")
         elif t == "verdict":
             s.update(state="play", court=None)
-            if e.get("outcome") == "guilty":
-                s["honest_only"] = list(s.get("honest_only", [])) + [e.get("accused")]
+        elif t == "honest_only":  # who must play honestly now (T6, D11)
+            s["honest_only"] = list(e.get("seats") or [])
         elif t == "mark":
             s["mark"] = e.get("seat")
         elif t == "game_over":

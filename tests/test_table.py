@@ -135,10 +135,11 @@ def test_T6_guilty_undoes_marks_and_requires_an_honest_replay():
     assert t.mark == 0
     view = t.view(0)
     assert view["status"]["honest_only"] == [0]
+    assert {"type": "honest_only", "seats": [0]} in events  # told in public (minor 1)
     with pytest.raises(HonestReplayRequired):
         t.act(0, ("lay", 2))  # 7♦ on K♦: махлёж again, refused
-    t.act(0, ("keep",))  # the honest replay
-    assert t.honest_only == set()
+    events = t.act(0, ("keep",))  # the honest replay
+    assert t.honest_only == set() and {"type": "honest_only", "seats": []} in events
 
 
 def test_T6_clean_verdict_marks_the_caller_and_the_action_stands():

@@ -394,10 +394,8 @@ export class Bot {
         else client.pass(msg.seq);
       } else if (e.type === "court" && e.voters?.includes(me)) {
         client.vote(this.onCourt(e), msg.seq);
-      } else if (e.type === "verdict" && e.outcome === "guilty" && e.accused === me) {
-        this.honestOnly = true;
-      } else if ((e.type === "action" && e.seat === me) || e.type === "bout_over") {
-        this.honestOnly = false; // T6, D11: until its next accepted action, in durak the bout's end
+      } else if (e.type === "honest_only") {
+        this.honestOnly = (e.seats ?? []).includes(me); // T6, D11: the table says who must play honestly
       } else if (e.type === "results") {
         this.honestOnly = false;
         this.onResults(e);

@@ -171,6 +171,9 @@ class Game:
     #: Every older engine version a log was written with -> the class that replays it
     #: (old behaviour kept as a switch of this class, not a copy of the engine).
     OLDER: ClassVar[dict[str, type["Game"]]] = {}
+    #: Whether the table tells who must play honestly in a public ``honest_only`` event
+    #: (T6, D11); the engine versions before it did not (their logs have none).
+    HONEST_EVENTS: ClassVar[bool] = True
     #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``.
     ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
     #: The options a game is set up with (``players`` and ``deck`` first), typed, with

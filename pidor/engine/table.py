@@ -323,8 +323,8 @@ class Table:
         snapshot = game.snapshot() if callable_ and violations else None
         mark_before = self.mark
         events = game.perform(seat, action, violations)
-        if self.honest_only:
-            self.honest_only.discard(seat)
+        if seat in self.honest_only:  # T6: his action was honest; he is free again
+            self._honest(events, self.honest_only - {seat})
         after = self._after_game_events(events)
         if after:
             events += after
@@ -487,7 +487,7 @@ class Table:
             events.append({"type": "undo", "seat": c.accused, "action": c.action})
             if outcome == "guilty":
                 events += self._set_mark(c.accused, "convicted")
-                self.honest_only.add(c.accused)
+                self._honest(events, self.honest_only | {c.accused})
         return events + self._settle(now)
 
     def _set_mark(self, seat: int | None, reason: str) -> list[Event]:
@@ -506,9 +506,17 @@ class Table:
             if kind == "out" and self.mark == e["seat"]:
                 self.mark = None
                 out.append({"type": "mark", "seat": None, "reason": "left"})
-            elif e.get("_reset_honest"):
-                self.honest_only.clear()
+            elif e.get("_reset_honest") and self.honest_only:
+                self._honest(out, set())  # D11: the honest replay ends with the bout
         return out
+
+    def _honest(self, events: list[Event], seats: set[int]) -> None:
+        """The seats that must play honestly (T6, D11) are now ``seats``: told in a public
+        ``honest_only`` event (a client keeps ``status.honest_only`` from it; engines that
+        wrote logs before it existed keep it to themselves: ``Game.HONEST_EVENTS``)."""
+        self.honest_only = seats
+        if self.game.HONEST_EVENTS:
+            events.append({"type": "honest_only", "seats": sorted(seats)})
 
     def _settle(self, now: float) -> list[Event]:
         """With no window open and no court sitting: run the game's deferred consequences

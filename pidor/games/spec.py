@@ -51,6 +51,7 @@ TABLE_EVENTS: dict[str, EventDoc] = {
                         ("outcome", "caller", "accused", "pidor", "clean")),
     "undo": EventDoc("the called action is undone with its consequences (T6)", ("seat", "action")),
     "mark": EventDoc("the mark moves (T7)", ("seat", "reason")),
+    "honest_only": EventDoc("the seats whose next action must be honest now (T6, D11)", ("seats",)),
     "game_over": EventDoc("the game's result (its fields: the game's ResultFields; stalled: why T13 drew it)",
                           ("result",)),
     "out": EventDoc("a player is out of the game, with his place", ("seat", "place", "partner")),

@@ -197,7 +197,8 @@ class Lobby:
         conn.player, conn.name, conn.may_call = player, name, may_call
         self.online[player] = conn
         runner = self.seated.get(player)
-        welcome = {"type": "welcome", "id": rid, "version": wire.PROTOCOL_VERSION, "server": f"pidor {__version__}",
+        welcome = {"type": "welcome", "id": rid, "version": wire.PROTOCOL_VERSION, "minor": wire.PROTOCOL_MINOR,
+                   "server": f"pidor {__version__}",
                    "player": player, "name": name, "table": None if runner is None else runner.id}
         if issued is not None:
             welcome["token"] = issued

@@ -742,13 +742,14 @@ class PerevodnoyGame(DurakGame):
 
 def _durak3(cls: type[DurakGame]) -> type[DurakGame]:
     """The game as engine durak-3 played it, to verify its logs: no end by T13."""
-    return type(cls.__name__ + "3", (cls,), {"version": "durak-3", "T13": False, "__doc__": _durak3.__doc__})
+    return type(cls.__name__ + "3", (cls,), {"version": "durak-3", "T13": False, "HONEST_EVENTS": False,
+                                            "__doc__": _durak3.__doc__})
 
 
 def _durak2(cls: type[DurakGame]) -> type[DurakGame]:
     """The game as engine durak-2 played it, to verify its logs: no «погоны» (V8), no T13."""
-    return type(cls.__name__ + "2", (cls,), {"version": "durak-2", "T13": False, "titles": False,
-                                            "__doc__": _durak2.__doc__})
+    return type(cls.__name__ + "2", (cls,), {"version": "durak-2", "T13": False, "HONEST_EVENTS": False,
+                                            "titles": False, "__doc__": _durak2.__doc__})
 
 
 def _durak1(cls: type[DurakGame]) -> type[DurakGame]:

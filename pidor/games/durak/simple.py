@@ -287,7 +287,8 @@ class SimpleGame(DurakGame):
 def _simple1(cls: type[SimpleGame]) -> type[SimpleGame]:
     """The game as engine simple-1 played it, to verify its logs: a draw after
     ``QUIET_BOUTS`` quiet bouts instead of T13."""
-    return type(cls.__name__ + "1", (cls,), {"version": "simple-1", "T13": False, "__doc__": _simple1.__doc__})
+    return type(cls.__name__ + "1", (cls,), {"version": "simple-1", "T13": False, "HONEST_EVENTS": False,
+                                            "__doc__": _simple1.__doc__})
 
 
 SimpleGame.OLDER = {"simple-1": _simple1(SimpleGame)}

@@ -411,7 +411,8 @@ def _codes(cards: list[int]) -> list[str]:
 def _pidor2(cls: type[PidorGame]) -> type[PidorGame]:
     """The game as engine pidor-2 played it, to verify its logs: P16a's count of 30 quiet
     tricks and the endless trick instead of T13."""
-    return type(cls.__name__ + "2", (cls,), {"version": "pidor-2", "T13": False, "__doc__": _pidor2.__doc__})
+    return type(cls.__name__ + "2", (cls,), {"version": "pidor-2", "T13": False, "HONEST_EVENTS": False,
+                                            "__doc__": _pidor2.__doc__})
 
 
 def _pidor1(cls: type[PidorGame]) -> type[PidorGame]:

@@ -546,6 +546,7 @@ def test_D11_undo_puts_the_card_back_and_the_bout_end_clears_honest_replay():
     pass_all(t)
     events = t.act(1, ("take",))
     assert "bout_over" in types(events) and t.honest_only == set()
+    assert {"type": "honest_only", "seats": []} in events  # said in public, not folklore (minor 1)
     t.act(2, ("attack", C("Jc")))  # a new bout: seat 2 leads, any card is honest
     assert t.window.violations == []
 
