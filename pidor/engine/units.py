@@ -14,8 +14,6 @@ for the ``repeat_limit``-th time, ``quiet_limit`` units in a row without progres
 
 from __future__ import annotations
 
-import hashlib
-from typing import Any
 
 from .options import Option
 
@@ -34,9 +32,12 @@ LIMIT_OPTION = Option("unit_limit", 5000, "int", {
 UNIT_OPTIONS = (REPEAT_OPTION, QUIET_OPTION, LIMIT_OPTION)
 
 
-def _key(position: Any) -> str:
-    """A position as a short stable key (the same in every process: logs replay anywhere)."""
-    return hashlib.blake2b(repr(position).encode(), digest_size=8).hexdigest()
+def _key(position: tuple) -> int:
+    """A position as a short key: its hash. A position is made of ints (and bools and tuples
+    of them) only, whose hashes Python computes the same in every process (no string or
+    ``None`` in it: those hash differently from run to run), so a log re-run anywhere sees
+    the same repetitions."""
+    return hash(position)
 
 
 class Units:
@@ -45,7 +46,7 @@ class Units:
     __slots__ = ("seen", "quiet", "count", "due")
 
     def __init__(self) -> None:
-        self.seen: dict[str, int] = {}  # position key -> times recorded
+        self.seen: dict[int, int] = {}  # position key -> times recorded
         self.quiet = 0  # units in a row without progress
         self.count = 0  # units in all
         self.due = False  # a position waits to be recorded
@@ -60,7 +61,7 @@ class Units:
         """An action in a unit that may never end: the position after it is due."""
         self.due = True
 
-    def record(self, position: Any, options: dict) -> str | None:
+    def record(self, position: tuple, options: dict) -> str | None:
         """Record the due position (once); the reason the game ends as a draw, if it does:
         ``repetition``, ``quiet`` or ``units``."""
         if not self.due:
@@ -87,3 +88,15 @@ class Units:
         seen, u.quiet, u.count, u.due = data
         u.seen = dict(seen)
         return u
+
+    def brief(self) -> list:
+        """An undo point's part (T6): all but the positions seen, which no action in a call
+        window changes (they are recorded only once windows are closed) — an undo point
+        need not copy them."""
+        return [None, self.quiet, self.count, self.due]
+
+    def restore(self, data: list) -> None:
+        """Bring back :meth:`to_data` or :meth:`brief` (keeping the positions seen)."""
+        seen, self.quiet, self.count, self.due = data
+        if seen is not None:
+            self.seen = dict(seen)

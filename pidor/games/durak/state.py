@@ -216,13 +216,13 @@ class DurakState:
         """A cheap undo point: the values of ``_UNDO_FIELDS`` in order, copied, and the T13
         units (plain data, so a table's ``to_data`` holds it as it is); :meth:`restore`
         brings it back."""
-        return [copy(getattr(self, name)) for name, copy in self.UNDO_FIELDS] + [self.units.to_data()]
+        return [copy(getattr(self, name)) for name, copy in self.UNDO_FIELDS] + [self.units.brief()]
 
     def restore(self, snapshot: list) -> None:
         """Bring back a :meth:`snapshot`, copying again: it can be restored any number of times."""
         for (name, copy), value in zip(self.UNDO_FIELDS, snapshot):
             setattr(self, name, copy(value))
-        self.units = Units.from_data(snapshot[-1])
+        self.units.restore(snapshot[-1])
 
 
 def _copy_result(result: dict | None) -> dict | None:

@@ -260,11 +260,21 @@ class PidorGame(DealPhase, TrickPlay, Game):
         return self._stalled() if self.T13 else []
 
     def position(self) -> tuple:
-        """T13: every card's place (hands as sets), whose turn, what is owed; not the mark."""
-        return (self.phase, self.turn, self.held, self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck),
+        """T13: every card's place (hands as sets), whose turn, what is owed; not the mark.
+        Ints only (``-1`` for none: :func:`pidor.engine.units._key`). In trick play the
+        stacks and the deck are empty and the settlement is done, and a prikup only ever
+        goes whole into its hand: the hands, the table and its counts place every card."""
+        none = -1
+        if self.phase == TRICKS:  # (recorded after every action: kept lean)
+            return (self.turn, tuple([tuple(sorted(h)) for h in self.hands]), tuple(self.table),
+                    tuple(self.table_seats), tuple([len(p) for p in self.prikups]), len(self.discard),
+                    tuple(self.order), self.closed, none if self.next_leader is None else self.next_leader)
+        return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
+                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck),
                 tuple(tuple(sorted(h)) for h in self.hands), tuple(tuple(sorted(p)) for p in self.prikups),
                 tuple(self.table), tuple(self.table_seats), len(self.discard), tuple(self.order),
-                tuple(self.pidorstvo), self.closed, self.next_leader, tuple(map(tuple, self.dues)))
+                tuple(self.pidorstvo), self.closed, none if self.next_leader is None else self.next_leader,
+                tuple(map(tuple, self.dues)))
 
     def _stalled(self, events: list[Event] | None = None) -> list[Event]:
         """T13: record the position due; a draw if it says so."""
@@ -344,6 +354,11 @@ class PidorGame(DealPhase, TrickPlay, Game):
     # ------------------------------------------------------------------ data
 
     def to_data(self) -> dict:
+        d = self._fields()
+        d["units"] = self.units.to_data()
+        return d
+
+    def _fields(self) -> dict:
         d: dict[str, Any] = {"game": self.name, "version": self.version,
                              "players": self.players, "deck_size": self.deck_size}
         state = self.__dict__  # the fields are plain attributes: read them without getattr
@@ -356,7 +371,6 @@ class PidorGame(DealPhase, TrickPlay, Game):
         r = self.result
         d["result"] = None if r is None else {k: v[:] if type(v) is list else v for k, v in r.items()}
         d["limits"] = dict(self.limits)
-        d["units"] = self.units.to_data()
         return d
 
     @classmethod
@@ -373,7 +387,9 @@ class PidorGame(DealPhase, TrickPlay, Game):
         return g
 
     def snapshot(self) -> dict:
-        return self.to_data()
+        d = self._fields()
+        d["units"] = self.units.brief()
+        return d
 
     def restore(self, snapshot: dict) -> None:
         d = snapshot
@@ -388,7 +404,12 @@ class PidorGame(DealPhase, TrickPlay, Game):
         self.result = None if r is None else {k: list(v) if type(v) is list else v for k, v in r.items()}
         self.limits = d.get("limits") or {o.name: o.default for o in UNIT_OPTIONS}
         units = d.get("units")
-        self.units = Units() if units is None else Units.from_data(units)
+        if units is None:
+            self.units = Units()
+        elif "units" in self.__dict__:
+            self.units.restore(units)
+        else:
+            self.units = Units.from_data(units)
         out = [False] * self.players
         for s in self.order:
             out[s] = True
@@ -396,6 +417,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         self._in = [s for s in range(self.players) if not out[s]]
 
 
+#: A phase as an int, in a position (T13).
+_PHASES = {DEAL: 0, SETTLE: 1, TRICKS: 2, OVER: 3}
 #: kind -> the methods that check it and carry it out (looked up once, not by name at
 #: every action; a subclass that changes a rule overrides ``check`` or ``perform``).
 _CHECK = {kind: getattr(PidorGame, check) for kind, (check, _) in _HANDLERS.items()}
