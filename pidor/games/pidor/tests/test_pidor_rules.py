@@ -187,7 +187,7 @@ def test_P6_undo_puts_every_card_back_where_it_came_from():
     g.apply(0, ("draw",))
     g.restore(start)  # undone draw: the card is back on top of the deck
     assert g.held is None and g.zones()["deck"][0] == C("9s") and not g.drew
-    assert g.to_data() == start
+    assert g.snapshot() == start
     g.apply(0, ("draw",))
     before_lay = g.snapshot()
     g.apply(0, ("lay", 0))
@@ -203,7 +203,7 @@ def test_P6_undo_puts_every_card_back_where_it_came_from():
     g.apply(0, ("keep",))
     g.restore(before_keep)  # undone keep: back in the hold, the turn is his again
     assert g.held == C("3h") and g.turn == 0 and g.stacks[0][-1] == C("9s")
-    assert g.to_data() == before_keep
+    assert g.snapshot() == before_keep
     # The snapshot is not aliased to the live state.
     g.apply(0, ("keep",))
     assert before_keep["held"] == C("3h") and before_keep["turn"] == 0
