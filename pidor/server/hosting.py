@@ -110,14 +110,17 @@ class Hosting:
         out.broadcast_info()
         self.close_if_empty()
 
+    def _host_between_games(self, player: int, does: str, running: str) -> None:
+        """Refuse the request unless the player hosts the table (``not_host``: only the
+        host ``does``) and no game is being played (``game_running``: ``running``)."""
+        if self.state.seat(player).index != self.state.host:
+            raise RequestError("not_host", f"only the host (the seat shown as host) {does}")
+        if self.state.playing:
+            raise RequestError("game_running", running)
+
     def _do_start(self, conn, player, msg, rid) -> None:
-        st = self.state
-        seat = st.seat(player)
-        if seat.index != st.host:
-            raise RequestError("not_host", "only the host (the seat shown as host) starts a game")
-        if st.playing:
-            raise RequestError("game_running", "a game is already being played at this table")
-        if any(s.kind == "vacant" for s in st.seats):
+        self._host_between_games(player, "starts a game", "a game is already being played at this table")
+        if any(s.kind == "vacant" for s in self.state.seats):
             raise RequestError("seats_empty", "every seat must be taken before a game starts")
         self.start_game(conn, rid)
 
@@ -125,11 +128,7 @@ class Hosting:
         """The host seats a built-in bot in a free seat between games (a person left
         alone at a table fills the seats the others left, then starts)."""
         st = self.state
-        seat = st.seat(player)
-        if seat.index != st.host:
-            raise RequestError("not_host", "only the host (the seat shown as host) seats bots")
-        if st.playing:
-            raise RequestError("game_running", "a game is being played at this table; seat bots after it")
+        self._host_between_games(player, "seats bots", "a game is being played at this table; seat bots after it")
         index = field_int(msg, "seat")
         if not 0 <= index < len(st.seats):
             raise RequestError("bad_request", f"bot.seat must be 0..{len(st.seats) - 1}, not {index}")
