@@ -3,8 +3,10 @@ clocks.
 
 The runner starts one :class:`~pidor.server.app.Server` in this process, listening on a
 free loopback port (``--listen``), and opens ``--concurrency`` tables of its own
-(:class:`MatchTable`). Each table plays the games it is handed one after another, each at a
-fresh game table (no mark, no previous game), on the deal the schedule gives:
+(:class:`MatchTable`: a server table with the match's :class:`MatchHooks`, the
+:class:`~pidor.server.hooks.TableHooks` of a table the runner seats and starts). Each table
+plays the games it is handed one after another, each at a fresh game table (no mark, no
+previous game), on the deal the schedule gives:
 
 * every external seat of a game gets an **instance** of its entrant: a player (a token)
   and, for ``cmd:``, a process launched with ``PIDOR_HOST``, ``PIDOR_PORT``,
