@@ -15,16 +15,17 @@ nothing done (the seat is asked again at the next step; at the server, a person'
 stand-in takes over as for any absent player).
 
 The driver calls the table it is given: a :class:`~pidor.engine.table.Table`, a
-:class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), or any
-object with their surface (``act`` (taking ``honest=True``: an option handed out
-unchanged, not checked again), ``answer``, ``passes``, ``vote``, ``abstain``, ``to_act``,
+:class:`~pidor.gamelog.record.Recorder` in front of one (every call is logged), the
+server's :class:`~pidor.server.drive.ServerTable`, or any object with their surface,
+:class:`DrivenTable` (``act`` (taking ``honest=True``: an option handed out unchanged, not
+checked again), ``answer``, ``passes``, ``vote``, ``abstain``, ``to_act``,
 ``honest_actions``, ``actions``, ``waiting_answers``, ``waiting_votes``, ``window``,
-``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``; :func:`play_game`
-also uses ``over``, ``deadline`` and ``tick``). A policy with an ``auto`` is a stand-in
-that plays for an absent person (T9): it plays honest options only (anything else it
-returns is refused, never made), so no action logged ``auto`` breaks a rule; it needs a
-target whose ``act`` takes ``auto`` for the log: a Recorder or the server's table, not a
-bare Table.
+``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``, and ``to_data``
+when a game starts; :func:`play_game` also uses ``over``, ``deadline`` and ``tick``). A
+policy with an ``auto`` is a stand-in that plays for an absent person (T9): it plays
+honest options only (anything else it returns is refused, never made), so no action
+logged ``auto`` breaks a rule; it needs a target whose ``act`` takes ``auto`` for the log:
+a Recorder or the server's table, not a bare Table.
 
 Every event of the game must reach :meth:`Driver.feed`: the driver feeds the events of its
 own calls (unless ``watch=False``: the server feeds every event it sends), and whoever
@@ -39,17 +40,53 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence as SequenceABC
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 from .bots.observe import Knowledge
 from .bots.policy import Observation, Policy
-from .engine.game import Action, ActionError, Event, project
+from .engine.game import Action, ActionError, Event, Game, project
 from .engine.seeds import Rng
-from .engine.table import Table
+from .engine.table import Court, Table, Window
 
-__all__ = ["Driver", "TableSeat", "WireActions"]
+__all__ = ["Driver", "DrivenTable", "TableSeat", "WireActions"]
 
 log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class DrivenTable(Protocol):
+    """The table as the driver and its policies' observations read and call it."""
+
+    game: Game | None  # the game being played (None before the first)
+    options: dict
+    window: Window | None  # the open call window (T3)
+    court: Court | None  # the sitting court (T4)
+    mark: int | None  # T7
+    honest_only: set[int]  # the seats that may play honest options only (T6, D11)
+
+    def to_act(self) -> list[int]: ...
+
+    def honest_actions(self, seat: int) -> list[Action]: ...
+
+    def actions(self, seat: int) -> list[Action]: ...
+
+    def waiting_answers(self) -> list[int]: ...
+
+    def waiting_votes(self) -> list[int]: ...
+
+    def view(self, seat: int | None) -> dict: ...
+
+    def to_data(self) -> dict: ...
+
+    def act(self, seat: int, action: Action, now: float, *, honest: bool = False) -> list[Event]: ...
+
+    def answer(self, seat: int, call: bool, now: float) -> list[Event]: ...
+
+    def passes(self, seats: list[int], now: float) -> list[Event]: ...
+
+    def vote(self, seat: int, guilty: bool, now: float) -> list[Event]: ...
+
+    def abstain(self, seat: int, now: float) -> list[Event]: ...
 
 
 class WireActions(SequenceABC):
@@ -134,7 +171,7 @@ class TableSeat(Observation):
 
     __slots__ = ("_table", "knowledge", "_public", "_honest", "_on_turn")
 
-    def __init__(self, table: Any, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge) -> None:
+    def __init__(self, table: DrivenTable, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge) -> None:
         super().__init__(seat, rules)
         self._table = table
         self.knowledge = knowledge
@@ -227,7 +264,7 @@ class Driver:
 
     def __init__(
         self,
-        table: Any,
+        table: DrivenTable,
         policies: Sequence[Policy | None],
         rng: Rng,
         on_events: Callable[[list[Event]], None] | None = None,

@@ -90,9 +90,9 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
                 if not state["refused"]:
                     state["refused"] = True
                     await c.request({"type": "act", "action": {"type": "fly"}})  # invalid_action
-                if not state["stale"] and m["seq"] > runner._choice_seq > 0:
+                if not state["stale"] and m["seq"] > runner.state.choice_seq > 0:
                     state["stale"] = True  # an act decided before the game moved on: refused as stale
-                    await c.request({"type": "act", "action": m["options"][0], "seq": runner._choice_seq - 1})
+                    await c.request({"type": "act", "action": m["options"][0], "seq": runner.state.choice_seq - 1})
                     continue
                 if not state["resync"] and state["hints"] >= 1:
                     state["resync"] = True

@@ -1,8 +1,10 @@
 """The server's parts alone, through their seams (pidor/server/seams.py), without a socket:
 a table task with a fake house and fake clients, a whole server on an in-memory listener;
 and the seams themselves (each part and each fake fills its Protocol; no module of the
-package imports one that imports it back). The lobby's own: test_lobby_seam.py; hello
-``may_call: false``: test_server_may_call.py."""
+package imports one that imports it back; the table task's own parts, pidor/server/state.py,
+are explicit: a handler table, the driver's table surface, no ``__getattr__``, a match's
+table changes hooks only). The lobby's own: test_lobby_seam.py; hello ``may_call: false``:
+test_server_may_call.py."""
 
 from __future__ import annotations
 
@@ -18,16 +20,22 @@ from server_helpers import Audit, FakeHouse, FakeLobbyServer, FakePeer, MemoryLi
 
 import pidor
 from pidor.bots import Policy
+from pidor.driver import DrivenTable
 from pidor.engine.table import Table
 from pidor.gamelog.verify import verify_data
+from pidor.games import GAME_IDS
+from pidor.match.external import MatchHooks, MatchTable
 from pidor.server import drive
 from pidor.server.app import Server
 from pidor.server.connection import Connection
 from pidor.server.drive import ABANDON_AFTER
+from pidor.server.hooks import TableHooks
 from pidor.server.limits import Limits
-from pidor.server.runner import TableRunner
+from pidor.server.requests import RequestError
+from pidor.server.runner import TABLE_REQUESTS, TableRunner
 from pidor.server.seams import GameIndex, Handler, House, LobbyServer, LobbyStore, Peer
 from pidor.server.seating import server_options
+from pidor.server.state import Runner
 from pidor.server.store import Store
 
 
@@ -338,3 +346,71 @@ def test_no_module_imports_one_that_imports_it_back():
     circular = {m: sorted(n for n in reach(m) if m in reach(n)) for m in graph}
     assert {m: c for m, c in circular.items() if c} == {}
     assert [m for m in graph["pidor.server.seams"] if m.startswith("pidor.server")] == []
+
+
+# --- the table task's own parts (pidor/server/state.py) -------------------------------------
+
+
+def test_no_class_hands_what_it_lacks_to_another_object():
+    """Every surface is spelled out: no class of the package reads through to another
+    object with ``__getattr__`` (the recorder, the server's table for its driver and a
+    match table's house did), so each says what it offers."""
+    package = Path(pidor.__file__).parent
+    readers = [f"{path.relative_to(package.parent)}:{node.lineno}" for path in sorted(package.rglob("*.py"))
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.FunctionDef) and node.name == "__getattr__"]
+    assert readers == []
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+async def test_each_table_the_driver_drives_has_its_whole_surface(game, autojump_clock):
+    """The engine's table, the recorder in front of it and the server's table for its
+    driver each fill the driver's surface (``DrivenTable``), and the other two read what
+    the engine's table says."""
+    house = FakeHouse(f"seam-surface-{game}")
+    runner = new_table(house, {"game": game, "players": 3, "bots": 2})
+    alice = FakePeer("alice", player=1)
+    async with running(runner):
+        await join(alice, runner)
+        assert (await alice.request(runner, {"type": "start"}))["type"] == "ok"
+        await alice.next(is_turn)
+        table = runner.table
+        seat = table.to_act()[0]
+        for surface in (table, runner.rec, runner.state.driver.table):
+            assert isinstance(surface, DrivenTable), surface
+            assert surface.game is table.game and surface.options is table.options
+            assert (surface.window, surface.court, surface.mark, surface.honest_only) == (
+                table.window, table.court, table.mark, table.honest_only)
+            assert (surface.to_act(), surface.waiting_answers(), surface.waiting_votes()) == (
+                table.to_act(), table.waiting_answers(), table.waiting_votes())
+            assert surface.honest_actions(seat) == table.honest_actions(seat)
+            assert surface.actions(seat) == table.actions(seat)
+            assert surface.view(seat) == table.view(seat) and surface.to_data() == table.to_data()
+
+
+def test_the_table_task_answers_each_request_through_its_handler_table():
+    """One handler, a method of the runner or of one of its parts, for each request the
+    lobby hands a table (no method looked up by the request's name); a request the
+    table's owner refuses (a match's start and seed) has a handler that refuses it."""
+    runner = new_table(FakeHouse("seam-handlers"), {"game": GAME_IDS[0], "players": 2})
+    assert isinstance(runner, Runner)
+    assert set(runner.handlers) == set(TABLE_REQUESTS)
+    parts = (runner, runner.hosting, runner.plays)
+    assert all(handler.__self__ in parts for handler in runner.handlers.values())
+
+    options = server_options({"game": GAME_IDS[0], "players": 2})[0]
+    match = MatchTable(Server(Store(":memory:")), 1, options, clock=None, gone=set())
+    assert set(match.handlers) == set(TABLE_REQUESTS)
+    for kind in ("start", "seed"):
+        with pytest.raises(RequestError) as refused:
+            match.handlers[kind](FakePeer(), 1, {"type": kind}, 1)
+        assert refused.value.code == "not_host" and refused.value.message == MatchHooks.refused[kind]
+
+
+def test_a_match_table_changes_only_what_its_hooks_say():
+    """``MatchTable`` overrides nothing of the runner (a refactor of the runner cannot
+    break matches unseen), and every public name of its hooks is one of ``TableHooks``
+    (a hook misspelt would never be called)."""
+    assert [name for name, value in vars(MatchTable).items() if callable(value)] == ["__init__"]
+    hooks = {name for name in vars(MatchHooks) if not name.startswith("_")}
+    assert hooks and hooks <= {name for name in vars(TableHooks) if not name.startswith("_")}

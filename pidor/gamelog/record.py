@@ -11,9 +11,11 @@ ride with the next record, see :meth:`Recorder.answer`).
                                          # rec.close(aborted="reason") for a game cut off
 
 Each method calls the table's method of the same name and returns its events unchanged.
-A refused input (``ActionError``) changes nothing and writes nothing. Anything else is
-read through to the table (``rec.game``, ``rec.window``, ``rec.to_act()``…), so bots and
-:func:`pidor.autoplay.play_game` can drive a recorder as if it were the table.
+A refused input (``ActionError``) changes nothing and writes nothing. What a driver reads
+of a table (:class:`pidor.driver.DrivenTable`: ``rec.game``, ``rec.window``,
+``rec.to_act()``…) reads the table's, so :class:`~pidor.driver.Driver` and
+:func:`pidor.autoplay.play_game` drive a recorder as they would the table; anything else
+of the table is ``rec.table``'s.
 
 With ``target=None`` nothing is written (matches without ``--logs``). A write error
 raises :class:`~pidor.gamelog.format.LogWriteError` *after* the table has taken the input:
@@ -101,13 +103,12 @@ class Recorder:
         """The current chain head in hex (``None`` when nothing is written)."""
         return None if self.writer is None else self.writer.head.hex()
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.table, name)
-
-    # The table's state that drivers and bots read all the time, without __getattr__.
+    # The table as a driver reads it (pidor.driver.DrivenTable); the inputs are below.
     game = property(lambda self: self.table.game)
+    options = property(lambda self: self.table.options)
     window = property(lambda self: self.table.window)
     court = property(lambda self: self.table.court)
+    mark = property(lambda self: self.table.mark)
     over = property(lambda self: self.table.over)
     honest_only = property(lambda self: self.table.honest_only)
     timer = property(lambda self: self.table.timer)
@@ -120,6 +121,21 @@ class Recorder:
 
     def waiting_votes(self) -> list[int]:
         return self.table.waiting_votes()
+
+    def honest_actions(self, seat: int) -> list[tuple]:
+        return self.table.honest_actions(seat)
+
+    def actions(self, seat: int) -> list[tuple]:
+        return self.table.actions(seat)
+
+    def view(self, seat: int | None) -> dict:
+        return self.table.view(seat)
+
+    def deadline(self) -> float | None:
+        return self.table.deadline()
+
+    def to_data(self) -> dict:
+        return self.table.to_data()
 
     # ------------------------------------------------------------------ header
 

@@ -3,8 +3,10 @@ clocks.
 
 The runner starts one :class:`~pidor.server.app.Server` in this process, listening on a
 free loopback port (``--listen``), and opens ``--concurrency`` tables of its own
-(:class:`MatchTable`). Each table plays the games it is handed one after another, each at a
-fresh game table (no mark, no previous game), on the deal the schedule gives:
+(:class:`MatchTable`: a server table with the match's :class:`MatchHooks`, the
+:class:`~pidor.server.hooks.TableHooks` of a table the runner seats and starts). Each table
+plays the games it is handed one after another, each at a fresh game table (no mark, no
+previous game), on the deal the schedule gives:
 
 * every external seat of a game gets an **instance** of its entrant: a player (a token)
   and, for ``cmd:``, a process launched with ``PIDOR_HOST``, ``PIDOR_PORT``,
@@ -59,10 +61,12 @@ from ..engine.table import TABLE_OPTIONS
 from ..games import game_class
 from ..server.app import Server
 from ..server.drive import Replacement
+from ..server.hooks import TableHooks
 from ..server.limits import Limits
 from ..server.lobby import Lobby
 from ..server.requests import RequestError
 from ..server.runner import TableRunner
+from ..server.state import Runner
 from ..server.store import Store
 from .entrants import Entrant
 from .launch import Program, Stderr, launch
@@ -179,8 +183,8 @@ class NoIndex:
 
 
 class TableHouse:
-    """The server as a match table's house: its log paths are the match's, and it keeps
-    no games index."""
+    """The server as a match table's house (:class:`~pidor.server.seams.House`): its log
+    path is the planned game's (``path``), and it keeps no games index."""
 
     store = NoIndex()
 
@@ -188,51 +192,72 @@ class TableHouse:
         self._server = server
         self.path: str | None = None
 
-    def __getattr__(self, name: str):
-        return getattr(self._server, name)
+    @property
+    def log_sink(self):
+        return self._server.log_sink
 
     @property
     def audit(self):
-        """(Asked for each frame a table queues: a property spares that the way round
-        ``__getattr__``, a failed lookup first.)"""
         return self._server.audit
+
+    def new_seed(self) -> bytes:
+        return self._server.new_seed()
 
     def log_path(self, table_id: int, number: int) -> str | None:
         return self.path
 
+    def seat(self, player: int, table_id: int) -> None:
+        self._server.seat(player, table_id)
 
-class MatchTable(TableRunner):
-    """A table the match runner seats and starts (no host, no joins): ``seat`` and
-    ``begin`` reach its task through the inbox like requests; presence, forfeits and the
-    end of the game go to the runner through ``present`` and the planned game."""
+    def unseat(self, player: int, table_id: int) -> None:
+        self._server.unseat(player, table_id)
 
-    def __init__(self, server: Server, table_id: int, options: dict, clock, gone: set) -> None:
-        super().__init__(TableHouse(server), table_id, options, [])
+    def table_of(self, player: int) -> int | None:
+        return self._server.table_of(player)
+
+    def table_closed(self, table_id: int, reason: str) -> None:
+        self._server.table_closed(table_id, reason)
+
+    def table_changed(self, table_id: int) -> None:
+        self._server.table_changed(table_id)
+
+
+class MatchHooks(TableHooks):
+    """What a match's table changes (:class:`~pidor.server.hooks.TableHooks`): the runner
+    seats and starts (no host, no joins; it never closes for being empty), through the
+    table's inbox (``seat``, ``begin``); presence, forfeits and the end of the game go to
+    the runner through ``present`` and the planned game."""
+
+    hosted = False
+    refused = {"start": "the match runner starts every game at this table",
+               "seed": "the match's seed makes every deal at this table"}
+
+    def __init__(self, house: TableHouse, players: int, clock, gone: set) -> None:
+        self.house = house
         self.clock = clock
         self.gone = gone  # connections that said leave (the match's, all tables)
-        self.present = [trio.Event() for _ in self.seats]
+        self.present = [trio.Event() for _ in range(players)]
         self.planned: Planned | None = None
-        self._refused = [0] * len(self.seats)
-        self._since: list[float | None] = [None] * len(self.seats)  # turn clock running since
-        self._spent = [0.0] * len(self.seats)  # seconds of this game's turns
+        self._refused = [0] * players
+        self._since: list[float | None] = [None] * players  # turn clock running since
+        self._spent = [0.0] * players  # seconds of this game's turns
 
     # --- what the runner asks (through the inbox) -----------------------------------
 
-    def _handle(self, item: tuple) -> None:
+    def item(self, table: Runner, item: tuple) -> None:
         op, conn, player, data = item
         if op == "seat":
-            self._place(*data, player, conn)
+            self._place(table, *data, player, conn)
         elif op == "begin":
-            self._begin(data)
-        else:
-            super()._handle(item)
+            self._begin(table, data)
 
-    def _place(self, index: int, present: trio.Event, player: int | None, conn) -> None:
+    def _place(self, table: Runner, index: int, present: trio.Event, player: int | None, conn) -> None:
         """Seat ``index`` for the planned game: its entrant's bot, or the player given
         (``present`` is set once he is connected)."""
-        seat = self.seats[index]
+        st = table.state
+        seat = st.seats[index]
         entrant = self.planned.entrants[index]
-        for other in self.seats:  # his seat of the last game here, if another
+        for other in st.seats:  # his seat of the last game here, if another
             if other.kind == "human" and other.player == player:
                 other.vacate()
         seat.vacate()
@@ -242,126 +267,105 @@ class MatchTable(TableRunner):
             seat.kind, seat.spec = "bot", entrant.params
             return
         seat.kind, seat.player = "human", player
-        self.house.seat(player, self.id)
+        self.house.seat(player, st.id)
         if conn is not None and not conn.closed and conn not in self.gone:
             seat.conn = conn
             self.present[index].set()
 
-    def _back(self, conn, player) -> None:
-        seat = self.seat_of(player)
-        if seat is not None and not self.playing:
-            seat.conn = conn  # (the snapshot comes with the game)
-            self.present[seat.index].set()
-        else:
-            super()._back(conn, player)
-
-    def _begin(self, retry: frozenset) -> None:
+    def _begin(self, table: Runner, retry: frozenset) -> None:
         """Start the planned game, unless a bot of a seat in ``retry`` is not there (then
         the runner seats the ``missing`` ones again: a program that left after its last
         game is launched afresh); one not there otherwise is ``absent``."""
+        st = table.state
         plan = self.planned
-        plan.missing = [s.index for s in self.seats if s.kind == "human" and s.conn is None]
+        plan.missing = [s.index for s in st.seats if s.kind == "human" and s.conn is None]
         plan.started = not retry.intersection(plan.missing)
         plan.checked.set()
         if not plan.started:
             return
-        self.table = None  # every game at a fresh table
         self.house.path = plan.path
-        self._next_seed = plan.deal_seed
-        self._refused = [0] * len(self.seats)
-        self._since = [None] * len(self.seats)
-        self._spent = [0.0] * len(self.seats)
-        humans = [s for s in self.seats if s.kind == "human"]
-        self.host = humans[0].index
-        super()._do_start(_Runner(), humans[0].player, {"type": "start"}, None)
-        self.rec.notes["forfeits"] = plan.record["forfeits"]
+        n = len(st.seats)
+        self._refused, self._since, self._spent = [0] * n, [None] * n, [0.0] * n
+        humans = [s for s in st.seats if s.kind == "human"]
+        st.host = humans[0].index  # (shown as host while the game is played: the runner started it)
+        table.start_game(None, None, server_seed=plan.deal_seed, fresh=True)  # every game at a fresh table
+        st.rec.notes["forfeits"] = plan.record["forfeits"]
         for s in humans:
             if s.conn is None:
-                self._forfeit(s, "absent")
+                self._forfeit(table, s, "absent")
 
-    def _do_start(self, conn, player, msg, rid) -> None:
-        raise RequestError("not_host", "the match runner starts every game at this table")
-
-    def _do_seed(self, conn, player, msg, rid) -> None:
-        raise RequestError("not_host", "the match's seed makes every deal at this table")
-
-    def _do_leave(self, conn, player, msg, rid) -> None:
+    def leave(self, table: Runner, seat, conn) -> bool:
         """A bot that leaves (a program that plays N games, then exits) keeps its seat:
         the runner launches it again, for its next game or, when its leave came after
         that game began, at once: the seat is away meanwhile (T9), and forfeits (``left``)
-        if it owes an action for longer than ``AWAY_TURN``."""
+        if it owes an action for longer than ``AWAY_TURN``. Between two games the runner
+        may be moving him to another seat or table: he is done with this connection all
+        the same, and no table seats it again."""
         self.gone.add(conn)
-        seat = self.seat_of(player)
-        if seat is None:
-            # Between two games the runner may be moving him to another seat or table: he is
-            # done with this connection all the same, and no table seats it again.
-            self._reply(conn, rid, {"type": "ok"})
-            return
-        seat.conn = None
-        if self.playing:
-            self.planned.left.add(seat.index)
-            seat.turn_seq = None
-            self._server_event({"type": "seat", "seat": seat.index, "state": "away"})
-            self.planned.rejoin[0].send_nowait(seat.index)
-        self._reply(conn, rid, {"type": "ok"})
+        if seat is not None:
+            seat.conn = None
+            if table.state.playing:
+                self.planned.left.add(seat.index)
+                seat.turn_seq = None
+                table.server_event({"type": "seat", "seat": seat.index, "state": "away"})
+                self.planned.rejoin[0].send_nowait(seat.index)
+        return True
 
-    def _fix_host(self) -> None:
-        self.host = None  # (the runner starts the games: no player is shown as host)
-
-    def _log_extra(self) -> dict:
-        return match_extra(self.planned.record)
+    def back(self, table: Runner, seat, conn) -> bool:
+        if table.state.playing:
+            return False
+        seat.conn = conn  # (the snapshot comes with the game)
+        self.present[seat.index].set()
+        return True
 
     # --- forfeits ------------------------------------------------------------------
 
-    def _forfeit(self, seat, reason: str) -> None:
+    def _forfeit(self, table: Runner, seat, reason: str) -> None:
         """The seat's bot forfeits this game: an honest stand-in plays it to the end."""
+        st = table.state
         plan = self.planned
         plan.record["forfeits"].append({"seat": seat.index, "reason": reason})
-        log.info("table %s, game %s: seat %s (%s) forfeits: %s", self.id, plan.game.index + 1, seat.index,
+        log.info("table %s, game %s: seat %s (%s) forfeits: %s", st.id, plan.game.index + 1, seat.index,
                  seat.name, reason)
         if seat.player is not None:
-            self.house.unseat(seat.player, self.id)
+            self.house.unseat(seat.player, st.id)
         seat.kind, seat.conn, seat.player, seat.spec = "bot", None, None, {"policy": "random"}
         seat.bot = Forfeited(RandomBot(seat.index, plan.standin_seeds[seat.index]))
         seat.turn_seq = seat.turn_deadline = None
         self._since[seat.index] = None
-        self.table.seats[seat.index]["kind"] = "bot"
-        self._server_event({"type": "seat", "seat": seat.index, "state": "bot", "forfeit": reason})
+        st.table.seats[seat.index]["kind"] = "bot"
+        table.server_event({"type": "seat", "seat": seat.index, "state": "bot", "forfeit": reason})
 
-    def _away(self, conn, player) -> None:
-        seat = self.seat_of(player)
-        if seat is None or seat.conn is not conn:
-            return
-        if self.playing:
-            self._forfeit(seat, "garbage" if getattr(conn, "fatal_code", None) in GARBAGE else "crash")
+    def away(self, table: Runner, seat, conn) -> bool:
+        if table.state.playing:
+            self._forfeit(table, seat, "garbage" if getattr(conn, "fatal_code", None) in GARBAGE else "crash")
         else:
             seat.conn = None  # (if he is not back by the start, he forfeits: absent)
+        return True
 
-    def _error(self, conn, rid, code: str, text: str, rule: str | None = None) -> None:
-        super()._error(conn, rid, code, text, rule)
-        if code in ("bad_request", "invalid_action") and self.playing:
-            seat = next((s for s in self.seats if s.kind == "human" and s.conn is conn), None)
+    def refused_request(self, table: Runner, conn, code: str) -> None:
+        """``MAX_REFUSED`` malformed requests in a game: the seat forfeits (``garbage``)."""
+        st = table.state
+        if code in ("bad_request", "invalid_action") and st.playing:
+            seat = next((s for s in st.seats if s.kind == "human" and s.conn is conn), None)
             if seat is not None:
                 self._refused[seat.index] += 1
                 if self._refused[seat.index] >= MAX_REFUSED:
-                    self._forfeit(seat, "garbage")
+                    self._forfeit(table, seat, "garbage")
 
-    def _tick(self, now: float) -> None:
-        t = self.table
-        if t is not None and not t.over:
-            for seat in self.seats:
-                if seat.kind == "human" and seat.turn_deadline is not None and now >= seat.turn_deadline:
-                    game = self.clock.game
-                    spent = self._spent[seat.index] + now - (self._since[seat.index] or now)
-                    reason = "game_time" if game is not None and spent >= game else "timeout"
-                    self._forfeit(seat, "left" if seat.conn is None and seat.index in self.planned.left else reason)
-        super()._tick(now)
+    def tick(self, table: Runner, now: float) -> None:
+        """A seat whose turn clock ran out forfeits (the server's stand-in would play it)."""
+        for seat in table.state.seats:
+            if seat.kind == "human" and seat.turn_deadline is not None and now >= seat.turn_deadline:
+                game = self.clock.game
+                spent = self._spent[seat.index] + now - (self._since[seat.index] or now)
+                reason = "game_time" if game is not None and spent >= game else "timeout"
+                self._forfeit(table, seat, "left" if seat.conn is None and seat.index in self.planned.left else reason)
 
-    def _prompt(self, now: float) -> None:
+    def prompted(self, table: Runner, now: float) -> None:
         """The turn clock as the server runs it, within the game's budget (``--game-time``)."""
-        super()._prompt(now)
         budget = self.clock.game
-        for seat in self.seats:
+        for seat in table.state.seats:
             i = seat.index
             if seat.kind != "human":
                 continue
@@ -377,17 +381,17 @@ class MatchTable(TableRunner):
 
     # --- the game's record ---------------------------------------------------------
 
-    def _emit(self, events, before=None) -> None:
-        if self.planned is not None and self._game_open:
+    def log_extra(self) -> dict:
+        return match_extra(self.planned.record)
+
+    def events(self, events) -> None:
+        if self.planned is not None:
             count_events(self.planned.record, events)
             self.planned.record["actions"] += sum(e["type"] == "action" for e in events)
-        super()._emit(events, before)
 
-    def _game_over(self) -> None:
+    def game_over(self, table: Runner, result: dict) -> None:
         plan = self.planned
-        result = self.table.game.result
-        super()._game_over()
-        for seat in self.seats:
+        for seat in table.state.seats:
             if seat.kind != "human":
                 seat.vacate()
             # (a player stays seated here until the runner seats him for his next game:
@@ -395,17 +399,15 @@ class MatchTable(TableRunner):
         finish_record(plan.record, result, plan.record["actions"], plan.path)
         plan.over.set()
 
-    def _close_if_empty(self) -> None:
-        pass  # the runner closes its tables when the match is over
 
+class MatchTable(TableRunner):
+    """A table the match runner seats and starts: a table with the match's hooks."""
 
-class _Runner:
-    """The match runner as the peer that starts a game (it gets no reply: no id)."""
+    hooks: MatchHooks
 
-    closed = True
-
-    def send(self, message: dict) -> None:
-        pass
+    def __init__(self, server: Server, table_id: int, options: dict, clock, gone: set) -> None:
+        house = TableHouse(server)
+        super().__init__(house, table_id, options, [], MatchHooks(house, options["players"], clock, gone))
 
 
 @dataclass(eq=False)
@@ -584,7 +586,7 @@ class Hub:
                            log_path(setup.logs, self.options["game"], game.index), entrants,
                            [None if c is None else c.player for c in chosen], seed,
                            [standin_seed(setup.base, game.index, s) for s in range(n)])
-            table.planned = plan
+            table.hooks.planned = plan
             for s in range(n):
                 if chosen[s] is None:
                     table.submit(("seat", None, None, (s, trio.Event())))

@@ -1,35 +1,42 @@
 """What moves a table besides requests: clocks, bots, stand-ins and prompts.
 
-A mixin of :class:`pidor.server.runner.TableRunner`:
+A part of the table's task (:mod:`.state`), :class:`Drive`:
 
-* ``_tick``: the table's own clocks (T3 call window, T4 vote, D5 «бито», P14 trick
+* ``tick``: the table's own clocks (T3 call window, T4 vote, D5 «бито», P14 trick
   display) and the turn clocks of human seats (T9). An expired turn is played by the
   seat's stand-in, an honest random bot, after a ``timeout`` event.
-* ``_drive``: the one bot driver (:class:`pidor.driver.Driver`) plays every seat that has
+* ``drive``: the one bot driver (:class:`pidor.driver.Driver`) plays every seat that has
   a policy: bot seats act, answer every call window and vote at once (T3); an away seat's
   :class:`AwayStandIn` passes its windows, abstains in the court (T4: the court does not
   wait for its vote deadline) and says «бито» at once; its obliged actions are left to
   the turn clock, ``AWAY_TURN`` seconds after each is due (T9), so the game keeps a human
   pace. A connected player's seat has no policy: the driver awaits him, except in a call
   window when his hello said ``may_call: false`` (:data:`PASSER`: he passes at once).
-* Every table call goes through the game's recorder (``self.rec``), via ``self._call``
-  (:class:`ServerTable` for the driver's calls): an action played for a human seat by its
-  stand-in, or by the bot that replaced a player who left (:class:`Replacement`), is
-  logged with ``auto`` (``timeout``: his turn clock ran out; ``absent``: away or gone).
-* ``_prompt``: a ``turn`` message (the seat's honest options and its clock) to every
+  A bot seat no clock watches is played here only: when its policy gives no action it
+  owes, ``drive`` is where the table finds out.
+* Every table call goes through the game's recorder (``state.rec``), via the runner's
+  ``call`` (:class:`ServerTable` for the driver's calls): an action played for a human
+  seat by its stand-in, or by the bot that replaced a player who left
+  (:class:`Replacement`), is logged with ``auto`` (``timeout``: his turn clock ran out;
+  ``absent``: away or gone).
+* ``prompt``: a ``turn`` message (the seat's honest options and its clock) to every
   human who may act, again whenever something happened since; a tutorial ``hint`` (T11).
+
+The table's owner may look at the clocks first and shorten the turn clocks
+(:meth:`~pidor.server.hooks.TableHooks.tick`, :meth:`~pidor.server.hooks.TableHooks.prompted`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from ..bots import Policy, RandomBot
 from ..driver import Driver
 from ..engine.game import Action, ActionError, Event
+from ..engine.seeds import Rng
 from ..games import spec
-from .seating import Seat
+from .hooks import TableHooks
+from .state import Runner, TableState
 
 __all__ = ["Drive", "SeatPolicies", "ServerTable", "AwayStandIn", "Passer", "PASSER", "Replacement",
            "CYCLE_BUDGET", "AWAY_TURN", "ABANDON_AFTER"]
@@ -100,11 +107,11 @@ class SeatPolicies:
     himself (``None``: the driver awaits him), but while a call window is open one who
     never calls is :data:`PASSER`."""
 
-    __slots__ = ("_seats", "_runner")
+    __slots__ = ("_seats", "_state")
 
-    def __init__(self, seats: list[Seat], runner: "Drive") -> None:
-        self._seats = seats
-        self._runner = runner
+    def __init__(self, state: TableState) -> None:
+        self._seats = state.seats
+        self._state = state
 
     def __len__(self) -> int:
         return len(self._seats)
@@ -117,7 +124,7 @@ class SeatPolicies:
             conn = seat.conn
             if conn is None:
                 return AwayStandIn(seat.index)
-            if not conn.may_call and self._runner.table.window is not None:
+            if not conn.may_call and self._state.table.window is not None:
                 return PASSER
         return None
 
@@ -131,23 +138,26 @@ class SeatPolicies:
 
 
 class ServerTable:
-    """The game's table as the server's driver and its policies see it: reads go to the
-    table, and every call goes through the runner's ``_call`` to the game's recorder
-    (logged, its events sent out). An action played for an away player is announced
-    first (``timeout``, reason ``away``)."""
+    """The game's table as the server's driver and its policies see it: the driver's
+    table surface (:class:`pidor.driver.DrivenTable`). Reads go to the table; every call
+    goes through the runner's ``call`` to the game's recorder (logged, its events sent
+    out). An action played for an away player is announced first (``timeout``, reason
+    ``away``)."""
 
-    __slots__ = ("_runner", "_rec", "_table")
+    __slots__ = ("_state", "_out", "_rec", "_table")
 
-    def __init__(self, runner: "Drive") -> None:
-        self._runner = runner
-        self._rec = runner.rec
-        self._table = runner.table
+    def __init__(self, state: TableState, out: Runner) -> None:
+        self._state = state
+        self._out = out
+        self._rec = state.rec
+        self._table = state.table
 
-    # What the driver and the bots read at every step, without __getattr__.
     window = property(lambda self: self._table.window)
     court = property(lambda self: self._table.court)
     game = property(lambda self: self._table.game)
     honest_only = property(lambda self: self._table.honest_only)
+    mark = property(lambda self: self._table.mark)
+    options = property(lambda self: self._table.options)
 
     def to_act(self) -> list[int]:
         return self._table.to_act()
@@ -158,62 +168,74 @@ class ServerTable:
     def waiting_votes(self) -> list[int]:
         return self._table.waiting_votes()
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._table, name)
+    def honest_actions(self, seat: int) -> list[Action]:
+        return self._table.honest_actions(seat)
+
+    def actions(self, seat: int) -> list[Action]:
+        return self._table.actions(seat)
+
+    def view(self, seat: int | None) -> dict:
+        return self._table.view(seat)
+
+    def to_data(self) -> dict:
+        return self._table.to_data()
 
     def act(self, seat: int, action: Action, now: float, auto: str | None = None, honest: bool = False) -> list[Event]:
-        runner = self._runner
-        if runner.seats[seat].away:
-            runner._server_event({"type": "timeout", "seat": seat, "reason": "away"})
-        return runner._call(self._rec.act, seat, action, now, auto=auto, honest=honest)
+        if self._state.seats[seat].away:
+            self._out.server_event({"type": "timeout", "seat": seat, "reason": "away"})
+        return self._out.call(self._rec.act, seat, action, now, auto=auto, honest=honest)
 
     def answer(self, seat: int, call: bool, now: float) -> list[Event]:
-        return self._runner._call(self._rec.answer, seat, call, now)
+        return self._out.call(self._rec.answer, seat, call, now)
 
     def passes(self, seats: list[int], now: float) -> list[Event]:
-        return self._runner._call(self._rec.passes, seats, now)
+        return self._out.call(self._rec.passes, seats, now)
 
     def vote(self, seat: int, guilty: bool, now: float) -> list[Event]:
-        return self._runner._call(self._rec.vote, seat, guilty, now)
+        return self._out.call(self._rec.vote, seat, guilty, now)
 
     def abstain(self, seat: int, now: float) -> list[Event]:
-        return self._runner._call(self._rec.abstain, seat, now)
+        return self._out.call(self._rec.abstain, seat, now)
 
 
 class Drive:
-    """The mixin's contract: what it reads and calls of the :class:`TableRunner` it is
-    mixed into (all defined there)."""
+    """The clocks, bots and prompts of one table: ``state`` is the table's, ``out`` its
+    task, ``hooks`` its owner's; ``rng`` decides who of several seats acts first."""
 
-    # state
-    id: int
-    options: dict
-    seats: list[Seat]
-    table: Any  # the Table (None before the first game)
-    rec: Any  # the running game's Recorder: every table call goes through it
-    seq: int  # the last event's seq
-    closed: bool
-    close_reason: str
-    playing: bool
-    _rng: Any  # the runner's Rng: who of several seats acts first
-    _driver: Driver | None
-    _standins: dict[int, RandomBot]  # the turn clock's honest stand-ins, per seat
-    _standin_seed: bytes
-    _abandoned_at: float | None
-    _choice_seq: int  # §5 "Acting on what you saw": where the current situation began
-    # calls
-    _call: Any  # (table call, *args) -> events, sent out and logged
-    _server_event: Any  # (event) -> None: an event of the server's own
-    _send: Any  # (connection, message, seat) -> None
+    def __init__(self, state: TableState, out: Runner, hooks: TableHooks, rng: Rng) -> None:
+        self.state = state
+        self.out = out
+        self.hooks = hooks
+        self.rng = rng
+        self._standins: dict[int, RandomBot] = {}  # the turn clock's honest stand-ins, per seat
+        self._standin_seed = b""
+        self._abandoned_at: float | None = None  # every person at a running game is away since
+
+    def new_game(self, standin_seed: bytes) -> Driver:
+        """The driver of a game that starts (``state.rec`` is its recorder); the stand-ins
+        of its turn clocks play from ``standin_seed``."""
+        self._standins = {}
+        self._standin_seed = standin_seed
+        return Driver(ServerTable(self.state, self.out), SeatPolicies(self.state), self.rng, watch=False)
+
+    def next_deadline(self) -> float | None:
+        """When a clock of the running game runs out next (a turn, the abandoned game's,
+        the table's own)."""
+        t = self.state.table
+        if t is None or t.over:
+            return None
+        times = [s.turn_deadline for s in self.state.seats]
+        if self._abandoned_at is not None:
+            times.append(self._abandoned_at + ABANDON_AFTER)
+        times.append(t.deadline())
+        times = [x for x in times if x is not None]
+        return min(times) if times else None
 
     def _obliged(self) -> set[int]:
         """Seats the game waits on (their turn clock runs, T9): none while a call window is
         open or the court sits, else what the game says (durak: the defender, D3/D5)."""
-        t = self.table
+        t = self.state.table
         return set(t.game.obliged()) if t.to_act() else set()
-
-    def _new_driver(self) -> Driver:
-        """The driver of a game that starts."""
-        return Driver(ServerTable(self), SeatPolicies(self.seats, self), self._rng, watch=False)
 
     def _stand_in_action(self, seat: int) -> Action | None:
         """The honest bot's action for a human seat whose turn clock ran out (T9): one of
@@ -221,29 +243,31 @@ class Drive:
         bot = self._standins.get(seat)
         if bot is None:
             bot = self._standins[seat] = RandomBot(seat, self._standin_seed)  # honest: cheat=0
-        return self._driver.decide(seat, bot, honest=True)
+        return self.state.driver.decide(seat, bot, honest=True)
 
-    def _watch_presence(self, now: float) -> None:
+    def watch_presence(self, now: float) -> None:
         """Note when every person at a running game went away (``ABANDON_AFTER``)."""
-        humans = [s for s in self.seats if s.kind == "human"]
-        if self.playing and humans and all(s.conn is None for s in humans):
+        humans = [s for s in self.state.seats if s.kind == "human"]
+        if self.state.playing and humans and all(s.conn is None for s in humans):
             if self._abandoned_at is None:
                 self._abandoned_at = now
         else:
             self._abandoned_at = None
 
-    def _tick(self, now: float) -> None:
-        t = self.table
+    def tick(self, now: float) -> None:
+        st = self.state
+        t = st.table
         if t is None or t.over:
             return
+        self.hooks.tick(self.out, now)
         if self._abandoned_at is not None and now >= self._abandoned_at + ABANDON_AFTER:
-            log.info("table %s: every person has been away for %g s; the game is aborted", self.id, ABANDON_AFTER)
-            self.closed, self.close_reason = True, "abandoned"
+            log.info("table %s: every person has been away for %g s; the game is aborted", st.id, ABANDON_AFTER)
+            st.closed, st.close_reason = True, "abandoned"
             return
         d = t.deadline()
         if d is not None and now >= d:
-            self._call(self.rec.tick, now)
-        for seat in self.seats:
+            self.out.call(st.rec.tick, now)
+        for seat in st.seats:
             if seat.turn_deadline is None or now < seat.turn_deadline or t.over:
                 continue
             seat.turn_deadline = None
@@ -252,37 +276,42 @@ class Drive:
             action = self._stand_in_action(seat.index)
             if action is not None:
                 reason = "away" if seat.conn is None else "turn"
-                self._server_event({"type": "timeout", "seat": seat.index, "reason": reason})
+                self.out.server_event({"type": "timeout", "seat": seat.index, "reason": reason})
                 auto = "absent" if seat.conn is None else "timeout"  # the log marks it (T9)
                 try:
-                    self._call(self.rec.act, seat.index, action, now, auto=auto, honest=True)
+                    self.out.call(st.rec.act, seat.index, action, now, auto=auto, honest=True)
                 except ActionError as e:
-                    log.warning("table %s: the stand-in of seat %s cannot act (%s)", self.id, seat.index, e)
+                    log.warning("table %s: the stand-in of seat %s cannot act (%s)", st.id, seat.index, e)
 
-    def _drive(self, now: float) -> bool:
+    def drive(self, now: float) -> bool:
         """Bots and stand-ins until only humans are awaited; ``True`` if the cycle budget
         ran out with more to do."""
-        driver = self._driver
-        if driver is None or self.closed:  # (closed by _tick, e.g. abandoned)
+        driver = self.state.driver
+        if driver is None or self.state.closed:  # (closed by tick, e.g. abandoned)
             return False
         return driver.play(now, CYCLE_BUDGET) == CYCLE_BUDGET
 
-    def _prompt(self, now: float) -> None:
-        t = self.table
-        if t is None:
-            return
+    def prompt(self, now: float) -> None:
+        """Prompt each person whose turn it is, then the owner's turn clocks."""
+        if self.state.table is not None:
+            self._prompt_turns(now)
+        self.hooks.prompted(self.out, now)
+
+    def _prompt_turns(self, now: float) -> None:
+        st = self.state
+        t = st.table
         seats = set(t.to_act()) if not t.over else set()
         obliged = self._obliged() if seats else set()
-        clock = self.options["turn_timeout"]
-        for seat in self.seats:
+        clock = st.options["turn_timeout"]
+        for seat in st.seats:
             if seat.kind != "human":
                 continue
             if seat.index not in seats:
                 seat.turn_seq = seat.turn_deadline = None
                 continue
-            if seat.turn_seq == self.seq:
+            if seat.turn_seq == st.seq:
                 continue
-            seat.turn_seq = self.seq
+            seat.turn_seq = st.seq
             i = seat.index
             if seat.conn is None:
                 seat.turn_deadline = now + AWAY_TURN if i in obliged else None
@@ -290,15 +319,15 @@ class Drive:
             seat.turn_deadline = now + clock if (clock is not None and i in obliged) else None
             game = t.game
             honest = game.honest_actions(i)
-            if seat.offers and seat.offers[0][0] < self._choice_seq:
-                seat.offers = [o for o in seat.offers if o[0] >= self._choice_seq]
-            seat.offers.append((self.seq, honest))
-            self._send(seat.conn, {
-                "type": "turn", "table": self.id, "seq": self.seq, "seat": i,
+            if seat.offers and seat.offers[0][0] < st.choice_seq:
+                seat.offers = [o for o in seat.offers if o[0] >= st.choice_seq]
+            seat.offers.append((st.seq, honest))
+            self.out.send(seat.conn, {
+                "type": "turn", "table": st.id, "seq": st.seq, "seat": i,
                 "options": [game.action_data(a) for a in honest],
                 "deadline": None if seat.turn_deadline is None else float(clock),
             }, i)
             hint = t.hints(i)
             if hint is not None:
-                self._send(seat.conn, {"type": "hint", "table": self.id, "seq": self.seq, "seat": i,
-                                       "rule": hint["rule"], "options": hint["options"]}, i)
+                self.out.send(seat.conn, {"type": "hint", "table": st.id, "seq": st.seq, "seat": i,
+                                          "rule": hint["rule"], "options": hint["options"]}, i)

@@ -15,7 +15,8 @@ whole server, so it can be read alone and built alone (tests give fakes)::
   a :class:`Handler` (the lobby).
 
 :class:`~pidor.server.app.Server` wires them together. This module imports nothing of
-the server, so that no part imports another through it.
+the server, so that no part imports another through it. (A table's task is itself made of
+parts, with seams of their own: :mod:`pidor.server.state`.)
 """
 
 from __future__ import annotations
