@@ -24,8 +24,7 @@ sys.path.insert(0, str(ROOT / "clients" / "python"))
 import pidor_client  # the bot writers' import
 import random_bot
 
-SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json", "simple-session.json",
-            "podkidnoy-2x2-session.json"]
+SESSIONS = sorted(p.name for p in VECTORS.glob("*-session.json"))
 
 
 def in_thread(fn, *args, **kwargs):
