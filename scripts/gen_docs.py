@@ -348,7 +348,7 @@ def game_md(s: GameSpec) -> str:
     rows = []
     for kind, args in engine.ACTIONS.items():
         example = {"type": kind, **{name: EXAMPLE[typ] for name, typ in args}}
-        opens = fresh.is_callable((kind, *(None for _ in args)))
+        opens = fresh.is_callable(fresh.parse_action(example))
         rows.append([f"`{kind}`", ", ".join(f"`{name}` ({typ})" for name, typ in args) or "—",
                      "yes" if opens else "no", f"`{json.dumps(example)}`"])
     out += ["#### Actions", md_table(["type", "arguments", "opens a call window", "for example"], rows),
