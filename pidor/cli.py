@@ -20,6 +20,7 @@ COMMANDS = {
     "verify": ("pidor.gamelog.commands", "verify", "Verify game logs: hash chain, deal, every consequence."),
     "export": ("pidor.gamelog.commands", "export", "Export a game log as JSON Lines."),
     "conform": ("pidor.conform", "conform", "Check a bot in any language against the protocol."),
+    "games": ("pidor.games.command", "games", "List the games, their options and clocks, and who plays them."),
 }
 
 
@@ -63,7 +64,7 @@ def main() -> None:
     """pidor: a match server for Russian yard card games where cheating is part of the game.
 
     \b
-    Games: «пидор» (pidor), «дурак» podkidnoy and perevodnoy.
+    Games, their options:   pidor games
     Start a server:         pidor serve
     Play from a terminal:   pidor play --name me
     Bot-vs-bot matches:     pidor match --game pidor --players 4 --games 100

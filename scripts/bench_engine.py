@@ -6,10 +6,11 @@ not counted. One process, one core. Time is CPU time of this process by default
 (``--clock cpu``: on a shared, loaded machine wall-clock figures measure the neighbours
 too); ``--clock wall`` for elapsed time. Example::
 
-    python scripts/bench_engine.py                      # every game, 2..6 players
+    python scripts/bench_engine.py                      # every game, every player count it allows
     python scripts/bench_engine.py --game pidor --players 4 --seconds 5 --json
-    python scripts/bench_engine.py --game simple --lead pairs --players 4
-    python scripts/bench_engine.py --game podkidnoy --teams 2x2
+    python scripts/bench_engine.py --game simple --opt lead=pairs --players 4
+    python scripts/bench_engine.py --game podkidnoy --opt teams=2x2
+    python scripts/bench_engine.py --variants --players 4   # and each variant of each game's spec
     python scripts/bench_engine.py --bare --players 4   # engine + table alone, no bots
 """
 
@@ -26,9 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pidor.autoplay import play_game  # noqa: E402
 from pidor.bots import RandomBot  # noqa: E402
-from pidor.games.durak.engine import TEAMS  # noqa: E402
-from pidor.games import GAME_IDS, game_class  # noqa: E402
-from pidor.games.durak.simple import LEADS  # noqa: E402
+from pidor.games import GAME_IDS, parse_options, spec  # noqa: E402
 from pidor.engine.seeds import Rng  # noqa: E402
 from pidor.engine.table import Table  # noqa: E402
 
@@ -100,16 +99,32 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
     }
 
 
+def configurations(game: str, opts: tuple[str, ...], variants: bool) -> list[dict]:
+    """The option sets to measure ``game`` in: ``--opt`` values of the keys it takes (none:
+    not measured when ``--opt`` was given and it takes none of them), and with
+    ``variants`` each variant of its spec too."""
+    s = spec(game)
+    declared = {o.name for o in s.engine.OPTIONS + s.engine.CLOCKS}
+    mine = [text for text in opts if text.partition("=")[0].strip() in declared]
+    if opts and not mine:
+        return []
+    try:
+        base = parse_options(game, mine)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--opt") from None
+    return [base] + ([{**v, **base} for v in s.variants] if variants else [])
+
+
 @click.command()
 @click.option("--game", "games", multiple=True, type=click.Choice(GAME_IDS),
-              help="Game to measure (repeatable; default: every game that is installed).")
-@click.option("--players", "players", multiple=True, type=click.IntRange(2, 6),
-              help="Player count (repeatable; default 2..6).")
-@click.option("--deck", type=click.Choice(["36", "52"]), default=None, help="Deck size (default: the game's).")
-@click.option("--lead", type=click.Choice(list(LEADS)), default=None,
-              help="Simple durak's lead variant (V2-V4; default classic).")
-@click.option("--teams", type=click.Choice(list(TEAMS)), default=None,
-              help="Team play for podkidnoy / perevodnoy (V6; sets the players).")
+              help="Game to measure (repeatable; default: every game of the registry).")
+@click.option("--players", "players", multiple=True, type=click.IntRange(1),
+              help="Player count (repeatable; default: every count the game allows).")
+@click.option("--deck", type=click.IntRange(1), default=None, help="Deck size (default: the game's).")
+@click.option("--opt", "opts", multiple=True, metavar="KEY=VALUE",
+              help="A game option, e.g. --opt lead=pairs, --opt teams=2x2 (`pidor games` lists each game's); "
+                   "a game that takes none of the keys given is left out.")
+@click.option("--variants", is_flag=True, help="Also measure each variant of each game's spec (GameSpec.variants).")
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=2.0, show_default=True,
               help="Time per configuration (on --clock).")
 @click.option("--clock", type=click.Choice(list(CLOCKS)), default="cpu", show_default=True,
@@ -117,31 +132,25 @@ def bench(game: str, players: int, deck: int | None, seconds: float, variant: di
 @click.option("--bare", is_flag=True,
               help="No bots: the benchmark picks random honest actions itself (engine + table alone).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list instead of a table.")
-def main(games, players, deck, lead, teams, seconds, clock, bare, as_json):
+def main(games, players, deck, opts, variants, seconds, clock, bare, as_json):
     """Measure engine + table actions/s and games/s with honest random bots. Configurations
-    a game does not allow (simple durak with 6 players or 52 cards) are left out."""
-    available = []
-    for g in games or GAME_IDS:
-        try:
-            game_class(g)
-            available.append(g)
-        except ImportError:
-            if games:
-                raise click.ClickException(f"game {g} is not available")
+    a game does not allow (simple durak with 6 players or 52 cards, teams of 2x2 with 3
+    players) are left out."""
     rows = []
-    for g in available:
-        variant = {k: v for k, v in (("lead", lead), ("teams", teams)) if v and k in game_class(g).DEFAULTS}
-        for p in ([TEAMS[teams]] if "teams" in variant else players or range(2, 7)):
-            try:
-                Table({"game": g, "players": p, **variant, **({"deck": int(deck)} if deck else {})})
-            except ValueError:
-                continue
-            row = bench(g, p, int(deck) if deck else None, seconds, variant, clock, bare)
-            rows.append(row)
-            if not as_json:
-                name = " ".join([g, *variant.values()])
-                click.echo(f"{name:<16} {p} players, {row['deck']} cards: {row['actions_per_s']:>8,} actions/s  "
-                           f"{row['games_per_s']:>8,.1f} games/s  ({row['games']} games)", err=False)
+    for g in games or GAME_IDS:
+        for options in configurations(g, opts, variants):
+            variant = {k: v for k, v in options.items() if k != "players"}
+            for p in ([options["players"]] if "players" in options else players or spec(g).players):
+                try:
+                    Table({"game": g, "players": p, **variant, **({"deck": deck} if deck else {})})
+                except ValueError:
+                    continue
+                row = bench(g, p, deck, seconds, variant, clock, bare)
+                rows.append(row)
+                if not as_json:
+                    name = " ".join([g, *(f"{k}={v}" for k, v in variant.items())])
+                    click.echo(f"{name:<16} {p} players, {row['deck']} cards: {row['actions_per_s']:>8,} actions/s  "
+                               f"{row['games_per_s']:>8,.1f} games/s  ({row['games']} games)", err=False)
     if as_json:
         click.echo(json.dumps(rows, indent=2))
 

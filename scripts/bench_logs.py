@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Benchmarks of game logs and scripted matches, on one core (one process, one thread).
+"""Benchmarks of game logs and scripted matches, on one core (one process, one thread), for
+every game of the registry (``--game`` to choose), four players where the game allows them:
 
-* ``match``: four-player games per second played in-process by ``pidor match``'s engine
+* ``match``: games per second played in-process by ``pidor match``'s engine
   (``run_match``), without logs and with a log written per game;
-* ``verify``: four-player logs verified per second (read + hash chain + commitment + re-run
+* ``verify``: logs verified per second (read + hash chain + commitment + re-run
   of every input through the engine + every consequence compared), from bytes in memory,
   as ``pidor verify`` does (``verify_data``); and, for comparison, the engine alone
   re-running the same inputs (the floor);
@@ -15,7 +16,7 @@
 Goals (issue 11): ≥ 400 verified honest «пидор» games/s, ≥ 250 of cheating, calling bots
 (``cheat=0.3,attention=0.6,false_call=0.05`` on every seat), ≥ 800 durak games/s.
 
-    .venv/bin/python scripts/bench_logs.py [--games 60] [--repeat 3] [--clock cpu|wall] [--json]
+    .venv/bin/python scripts/bench_logs.py [--game G]... [--games 60] [--repeat 3] [--clock cpu|wall] [--json]
 
 Each figure is the best of ``--repeat`` runs. Time is this process's CPU time by default
 (``--clock cpu``): the machine is shared, and wall-clock figures measure the neighbours too.
@@ -38,15 +39,24 @@ sys.path.insert(0, str(ROOT))
 
 from pidor.gamelog.reader import read_log  # noqa: E402
 from pidor.gamelog.verify import Rerun, verify_data  # noqa: E402
+from pidor.games import GAME_IDS, spec  # noqa: E402
 from pidor.match import run_match  # noqa: E402
 
-SPECS = {
-    "honest": None,  # builtin:random everywhere: honest random play, no calls
-    "cheaty": ["builtin:random:cheat=0.3,attention=0.6,false_call=0.05"] * 4,
-}
+#: The bots of each set of games: on every seat (``None``: builtin:random, honest, no calls).
+BOTS = {"honest": None, "cheaty": "builtin:random:cheat=0.3,attention=0.6,false_call=0.05"}
 #: The clocks a figure may be measured with (``child-``: for a child process).
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
-GAMES = ("pidor", "podkidnoy", "perevodnoy")
+
+
+def players(game: str) -> int:
+    """The seats of a benchmark's table: four where the game allows them, else its default."""
+    s = spec(game)
+    return 4 if 4 in s.players else s.option("players").default
+
+
+def seat_specs(bots: str, seats: int) -> list[str] | None:
+    """The ``specs`` of ``run_match`` for a set of games (:data:`BOTS`)."""
+    return None if BOTS[bots] is None else [BOTS[bots]] * seats
 
 
 def child_cpu() -> float:
@@ -96,6 +106,7 @@ CLOCKS["child-wall"] = time.perf_counter
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", action="append", choices=GAME_IDS, help="a game to measure (repeatable; default: all)")
     ap.add_argument("--games", type=positive, default=60, help="games per measurement (default 60)")
     ap.add_argument("--repeat", type=positive, default=3, help="runs per figure, the best counts (default 3)")
     ap.add_argument("--clock", choices=["cpu", "wall"], default="cpu",
@@ -103,16 +114,20 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
     n = args.games
-    results: dict = {"players": 4, "games": n, "clock": args.clock, "match": {}, "verify": {}, "rerun": {},
-                     "cli": {}, "log_bytes": {}}
+    games = args.game or GAME_IDS
+    results: dict = {"players": {game: players(game) for game in games}, "games": n, "clock": args.clock,
+                     "match": {}, "verify": {}, "rerun": {}, "cli": {}, "log_bytes": {}}
     with tempfile.TemporaryDirectory() as tmp:
-        for game in GAMES:
-            for label, specs in SPECS.items():
+        for game in games:
+            seats = players(game)
+            for label in BOTS:
                 key = f"{game}/{label}"
-                secs = best(lambda: run_match(game, 4, n, seed="bench", specs=specs), args.repeat, args.clock)
+                specs = seat_specs(label, seats)
+                secs = best(lambda: run_match(game, seats, n, seed="bench", specs=specs), args.repeat, args.clock)
                 results["match"][key] = round(n / secs, 1)
                 logdir = Path(tmp) / key.replace("/", "-")
-                secs = best(lambda: run_match(game, 4, n, seed="bench", specs=specs, logs=logdir), args.repeat, args.clock)
+                secs = best(lambda: run_match(game, seats, n, seed="bench", specs=specs, logs=logdir), args.repeat,
+                            args.clock)
                 results["match"][key + "+logs"] = round(n / secs, 1)
                 datas = [p.read_bytes() for p in sorted(logdir.iterdir())]
                 results["log_bytes"][key] = sum(map(len, datas)) // len(datas)
@@ -143,7 +158,8 @@ def main() -> None:
     if args.json:
         print(json.dumps(results))
         return
-    print(f"four-player games, {n} per run, best of {args.repeat} (games per {args.clock} second, one core)")
+    print(f"{n} games per run, four players where the game allows, best of {args.repeat} "
+          f"(games per {args.clock} second, one core)")
     print(f"{'game/bots':18} {'match':>7} {'match+logs':>11} {'verify':>7} {'(engine re-run only)':>21} "
           f"{'pidor verify':>13} {'log KB':>7}")
     for key in results["verify"]:

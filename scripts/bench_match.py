@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Speed of ``pidor match`` (issue 9): four-player «пидор» games per second
+"""Speed of ``pidor match`` (issue 9): four-player games per second (``--game``, by default
+the house's default game, «пидор»)
 
 * in-process (built-in random bots) with ``--concurrency 1`` and ``2`` (worker processes),
   and their ratio (goal: ≥ 1.8 on two cores);
@@ -46,6 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pidor.engine.table import TABLE_DEFAULTS  # noqa: E402
+from pidor.games import GAME_IDS  # noqa: E402
 from pidor.match import run_match  # noqa: E402
 
 #: The external bots: the Python SDK's sample bot (the goal's), or the C one.
@@ -82,12 +85,12 @@ def traffic(stderr_dir: str, games: int) -> dict:
             "bytes_from_bots": bytes_out}
 
 
-def measure(games: int, **kwargs) -> dict:
+def measure(game: str, games: int, **kwargs) -> dict:
     """Games per second by the wall clock and per CPU-second; CPU ms per game (here: the
     runner and its server; children: workers or bots) and the actions played."""
     me0, kids0 = _usage()
     t0 = time.perf_counter()
-    r = run_match("pidor", 4, games, seed="bench", **kwargs)
+    r = run_match(game, 4, games, seed="bench", **kwargs)
     wall = time.perf_counter() - t0
     me1, kids1 = _usage()
     assert r.summary["games"] == games
@@ -103,14 +106,16 @@ def measure(games: int, **kwargs) -> dict:
     return out
 
 
-def external(games: int, concurrency: int, bots: str = "python") -> dict:
+def external(game: str, games: int, concurrency: int, bots: str = "python") -> dict:
     """A match of four external bots (each measurement with bots of its own)."""
     with tempfile.TemporaryDirectory() as err:
-        return measure(games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err)
+        return measure(game, games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", choices=GAME_IDS, default=TABLE_DEFAULTS["game"],
+                    help=f"the game, four players a table (default {TABLE_DEFAULTS['game']})")
     ap.add_argument("--games", type=int, default=400, help="in-process games per measurement")
     ap.add_argument("--external-games", type=int, default=200,
                     help="games with external bots at concurrency 4 (half as many at concurrency 1)")
@@ -125,17 +130,17 @@ def main() -> None:
         ap.error("--games must be at least 1 and --external-games at least 2")
     if args.bots == "c" and not (ROOT / "clients/c/random_bot").exists():
         ap.error("the C bot is not built: make -C clients/c")
-    out: dict = {"players": 4, "game": "pidor", "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
+    out: dict = {"players": 4, "game": args.game, "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
                  "bots": args.bots}
-    run_match("pidor", 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
+    run_match(args.game, 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
     if args.part != "external":
-        out["inprocess_c1"] = c1 = measure(args.games)
-        out["inprocess_c2"] = c2 = measure(args.games, concurrency=2)
+        out["inprocess_c1"] = c1 = measure(args.game, args.games)
+        out["inprocess_c2"] = c2 = measure(args.game, args.games, concurrency=2)
         out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
         out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
     if args.part != "inprocess":
-        out["external_c4"] = external(args.external_games, 4, args.bots)
-        out["external_c1"] = e1 = external(args.external_games // 2, 1, args.bots)
+        out["external_c4"] = external(args.game, args.external_games, 4, args.bots)
+        out["external_c1"] = e1 = external(args.game, args.external_games // 2, 1, args.bots)
     if args.part is None:
         out["overhead_ms_per_external_game"] = round(1000 * (1 / e1["games_per_s"] - 1 / c1["games_per_s"]), 1)
         out["overhead_cpu_ms_per_external_game"] = round(

@@ -43,6 +43,9 @@ import trio
 from server_load import (Stats, cpu_seconds, free_port, latency_ms, rss_kib, run_table, start_server, stop_server,
                          wait_listening)
 
+from pidor.engine.table import TABLE_DEFAULTS
+from pidor.games import GAME_IDS, spec
+
 
 #: ``python -c PROFILE FILE -m pidor.cli serve ...``: the server under cProfile, timed by
 #: the process's CPU clock (a wall clock would charge it the time other processes ran).
@@ -168,8 +171,9 @@ def bench(args) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=100)
-    ap.add_argument("--players", type=int, default=4, help="seats a table, 2..6 (default 4)")
-    ap.add_argument("--game", default="pidor", choices=["pidor", "podkidnoy", "perevodnoy", "simple"])
+    ap.add_argument("--players", type=int, default=4, help="seats a table, as many as the game allows (default 4)")
+    ap.add_argument("--game", default=TABLE_DEFAULTS["game"], choices=GAME_IDS,
+                    help=f"the tables' game (default {TABLE_DEFAULTS['game']}; `pidor games` lists them)")
     ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
     ap.add_argument("--warmup", type=float, default=3.0)
     ap.add_argument("--client-procs", type=int, default=None, metavar="N",
@@ -182,8 +186,10 @@ def main() -> None:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--worker", type=int, metavar="FIRST", help=argparse.SUPPRESS)  # a client process
     args = ap.parse_args()
-    if args.tables < 1 or not 2 <= args.players <= 6 or args.seconds <= 0 or args.warmup < 0 or args.move_every < 0:
-        ap.error("--tables ≥ 1, --players 2..6, --seconds > 0, --warmup ≥ 0 and --move-every ≥ 0")
+    if args.tables < 1 or args.seconds <= 0 or args.warmup < 0 or args.move_every < 0:
+        ap.error("--tables ≥ 1, --seconds > 0, --warmup ≥ 0 and --move-every ≥ 0")
+    if args.players not in spec(args.game).players:
+        ap.error(f"{args.game} is played by {', '.join(map(str, spec(args.game).players))} players, not {args.players}")
     if args.client_procs is None:
         args.client_procs = min(2, args.tables)
     if not 1 <= args.client_procs <= args.tables:

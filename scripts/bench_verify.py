@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""The ``pidor verify`` goals of issue 11, measured as they are stated: the ``pidor verify``
-command on 100 four-player log files in one process (its start included), per set of logs:
+"""``pidor verify`` measured as issue 11's goals are stated: the ``pidor verify`` command on
+100 log files in one process (its start included), per set of logs: each game of the
+registry (``--game`` to choose), four players where it allows them, played by
 
-* ``pidor/honest``: random bots (goal ≥ 400 games/s);
-* ``pidor/cheaty``: cheating, calling bots, ``cheat=0.3,attention=0.6,false_call=0.05`` on
-  every seat (goal ≥ 250);
-* ``podkidnoy/honest``, ``perevodnoy/honest``: random bots (goal ≥ 800).
+* ``honest``: random bots;
+* ``cheaty``: cheating, calling bots, ``cheat=0.3,attention=0.6,false_call=0.05`` on every
+  seat.
+
+Issue 11's goals are printed beside the sets it set them for: ≥ 400 games/s for
+``pidor/honest``, ≥ 250 for ``pidor/cheaty``, ≥ 800 for ``podkidnoy/honest`` and
+``perevodnoy/honest``.
 
 The logs are played once by this checkout's ``pidor match`` (``--logs DIR`` keeps them for
 the next run). ``--code DIR`` (repeatable) names checkouts whose ``pidor`` package verifies
@@ -15,7 +19,8 @@ printed. Each figure is the best of ``--repeat`` runs; time is the child's CPU t
 default (``--clock cpu``: the machine is shared). The child starts from compiled modules,
 as an installed ``pidor`` does (``bench_logs.PYCACHE``).
 
-    .venv/bin/python scripts/bench_verify.py [--games 100] [--repeat 3] [--code DIR]... [--logs DIR] [--json]
+    .venv/bin/python scripts/bench_verify.py [--game G]... [--games 100] [--repeat 3] [--code DIR]...
+        [--logs DIR] [--json]
 """
 
 from __future__ import annotations
@@ -26,13 +31,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_logs import CLOCKS, ROOT, SPECS, positive, verify_cli
+from bench_logs import BOTS, CLOCKS, ROOT, players, positive, seat_specs, verify_cli
 
+from pidor.games import GAME_IDS
 from pidor.match import run_match
 
-#: (game, bots) -> the goal in games per second.
-GOALS = {("pidor", "honest"): 400, ("pidor", "cheaty"): 250, ("podkidnoy", "honest"): 800,
-         ("perevodnoy", "honest"): 800}
+#: Issue 11's goals: set of logs -> games per second (the sets it named).
+GOALS = {"pidor/honest": 400, "pidor/cheaty": 250, "podkidnoy/honest": 800, "perevodnoy/honest": 800}
 
 
 def log_set(root: Path, game: str, bots: str, games: int) -> list[str]:
@@ -40,7 +45,8 @@ def log_set(root: Path, game: str, bots: str, games: int) -> list[str]:
     previous run left them in ``root``."""
     folder = root.resolve() / f"{game}-{bots}-{games}"
     if not folder.is_dir() or len(list(folder.iterdir())) != games:
-        run_match(game, 4, games, seed="bench", specs=SPECS[bots], logs=folder)
+        seats = players(game)
+        run_match(game, seats, games, seed="bench", specs=seat_specs(bots, seats), logs=folder)
     return [str(p) for p in sorted(folder.iterdir())]
 
 
@@ -49,7 +55,7 @@ def measure(root: Path, args: argparse.Namespace) -> dict:
     for code in codes:
         if not (code / "pidor" / "cli.py").is_file():
             raise SystemExit(f"--code {code}: not a pidor checkout (no pidor/cli.py)")
-    sets = {f"{game}/{bots}": log_set(root, game, bots, args.games) for game, bots in GOALS}
+    sets = {f"{game}/{bots}": log_set(root, game, bots, args.games) for game in args.game or GAME_IDS for bots in BOTS}
     clock = CLOCKS["child-" + args.clock]
     for code in codes:  # compile each checkout's modules once, before any measurement
         verify_cli(next(iter(sets.values()))[:1], code)
@@ -62,8 +68,8 @@ def measure(root: Path, args: argparse.Namespace) -> dict:
                 secs = clock() - t0
                 best[key, code] = min(secs, best.get((key, code), secs))
     return {
-        "players": 4, "games": args.games, "clock": args.clock, "repeat": args.repeat,
-        "goals": {f"{game}/{bots}": goal for (game, bots), goal in GOALS.items()},
+        "players": {game: players(game) for game in args.game or GAME_IDS}, "games": args.games,
+        "clock": args.clock, "repeat": args.repeat, "goals": {key: GOALS[key] for key in sets if key in GOALS},
         "codes": [{"code": str(code), "games_per_s": {key: round(args.games / best[key, code], 1) for key in sets},
                    "ratio": {key: round(best[key, codes[0]] / best[key, code], 3) for key in sets}}
                   for code in codes],
@@ -72,6 +78,7 @@ def measure(root: Path, args: argparse.Namespace) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", action="append", choices=GAME_IDS, help="a game to measure (repeatable; default: all)")
     ap.add_argument("--games", type=positive, default=100, help="log files per set (default 100, as the goal)")
     ap.add_argument("--repeat", type=positive, default=3, help="runs per figure, the best counts (default 3)")
     ap.add_argument("--code", action="append", default=[], metavar="DIR",
@@ -90,12 +97,13 @@ def main() -> None:
     if args.json:
         print(json.dumps(results))
         return
-    print(f"pidor verify on {args.games} four-player logs, one process, start included; "
+    print(f"pidor verify on {args.games} logs (four players where the game allows), one process, start included; "
           f"games per {args.clock} second, best of {args.repeat}")
     for entry in results["codes"]:
         print(entry["code"])
         for key, rate in entry["games_per_s"].items():
-            print(f"  {key:18} {rate:7.1f}  (x{entry['ratio'][key]:.3f})  goal {results['goals'][key]}")
+            goal = results["goals"].get(key)
+            print(f"  {key:18} {rate:7.1f}  (x{entry['ratio'][key]:.3f})" + (f"  goal {goal}" if goal else ""))
 
 
 if __name__ == "__main__":

@@ -35,7 +35,8 @@ import trio
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pidor import wire  # noqa: E402
-from pidor.games import GAME_IDS, game_class  # noqa: E402
+from pidor.engine.table import TABLE_OPTIONS  # noqa: E402
+from pidor.games import GAME_IDS, SPECS, game_class, spec  # noqa: E402
 from pidor.server.limits import Limits  # noqa: E402
 from pidor.server.runner import TABLE_REQUESTS  # noqa: E402
 
@@ -57,8 +58,9 @@ AT_TABLE = tuple(kind for kind in TABLE_REQUESTS if kind not in ("join", "leave"
 ACTIONS = {kind: fields for g in GAME_IDS for kind, fields in game_class(g).ACTIONS.items()}
 FIELDS = ("id", "version", "name", "token", "game", "open", "options", "table", "seat", "seed", "action",
           "guilty", "seq")
-OPTIONS = ("game", "players", "deck", "bots", "call_window", "vote_timeout", "bito_timeout", "turn_timeout",
-           "trick_display", "hard", "tutorial")
+#: Every option a table takes: the table's, and every game's options and clocks.
+OPTIONS = ("game", "bots", *dict.fromkeys(o.name for o in TABLE_OPTIONS), *dict.fromkeys(
+    o.name for s in SPECS.values() for o in s.engine.OPTIONS + s.engine.CLOCKS))
 # Edge integers msgpack can carry. None between 10**7 and 2**62: an unfixed server builds
 # the list of `bots` before checking the count (issue 8 item 5), and 2**31 bots take 16 GiB
 # (measured: this soak's server grew to 8 GB). 10**6 takes 8 MB; 2**63 - 1 fails at once.
@@ -139,7 +141,8 @@ def fuzzed_options(rng: random.Random):
     that each value meets its own check), now and then no map at all."""
     if rng.random() < 0.1:
         return random_value(rng)
-    options = {"game": rng.choice(GAME_IDS), "players": rng.randint(2, 6)}
+    game = rng.choice(GAME_IDS)
+    options = {"game": game, "players": rng.choice(spec(game).players)}
     for name in rng.sample(OPTIONS, rng.randint(1, 3)):
         if name == "bots" and rng.random() < 0.3:
             options[name] = [rng.choice(("builtin:random", "builtin:random:cheat=0.5", "builtin:random:cheat=2",
@@ -299,9 +302,12 @@ class Probe:
         return r is not None and r["type"] == "welcome"
 
     async def sit_with_bots(self, rng: random.Random, players: int | None = None) -> bool:
-        """Hello, create a table of bots and this seat, start a game; False if refused."""
-        players = players or rng.randint(2, 4)
-        options = {"game": rng.choice(GAME_IDS), "players": players, "bots": players - 1,
+        """Hello, create a table of bots and this seat (of a random game: ``players`` seats,
+        or 2 to 4, or the nearest fewer it takes), start a game; False if refused."""
+        game = rng.choice(GAME_IDS)
+        wanted = players or rng.randint(2, 4)
+        players = max([n for n in spec(game).players if n <= wanted] or spec(game).players[:1])
+        options = {"game": game, "players": players, "bots": players - 1,
                    "turn_timeout": 3.0, "call_window": 1.0}
         if not await self.hello():
             return False
@@ -496,11 +502,14 @@ async def churn(port: int, rng: random.Random, tally: Tally) -> None:
 
 
 async def lobby_flood(port: int, rng: random.Random, tally: Tally) -> None:
-    """Connect, create a 6-seat table of bots, start it, leave (reset), again and again."""
+    """Connect, create a table of bots with as many seats as its game takes, start it, leave
+    (reset), again and again."""
     for _ in range(rng.randint(3, 20)):
         async with probe(port, tally) as p:
             p.abort = True
-            options = {"game": rng.choice(GAME_IDS), "players": 6, "bots": 5}
+            game = rng.choice(GAME_IDS)
+            players = max(spec(game).players)  # (the most seats the game takes)
+            options = {"game": game, "players": players, "bots": players - 1}
             await p.send(encode_all([{"type": "hello", "id": 1, "version": wire.PROTOCOL_VERSION, "name": "flood"},
                                      {"type": "create", "id": 2, "options": options},
                                      {"type": "start", "id": 3}]))

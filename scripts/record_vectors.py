@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """Record the protocol test vectors in ``protocol/vectors/``.
 
-* ``<game>-session.json``: one whole session per game over real TCP: a scripted client
-  (hello, list, create with bots, start, a full game, the next game's start, leave)
-  against an in-process server with fixed seeds and a frozen clock, so a rerun writes
-  the same bytes. Every frame both ways, as hex and as decoded data.
-  The «пидор» session also shows a ``seed`` (T10: the client's part of the deal, revealed
-  with the server seed in ``results``), a cheat that a bot calls (court, vote, guilty verdict,
-  undo, snapshot, the honest replay), a false call by the client (T5), tutorial hints and
-  ``tutorial_off``, ``resync``, ``ping`` and a refused action. ``simple`` is simple durak
-  in its «пятки» variant (``lead``, V4), ``podkidnoy-2x2`` team play (V6, V7).
+* ``<game>-session.json``: one whole session per game id of the registry, in its default
+  options, over real TCP: a scripted client (hello, ping, list, create with bots, a ``seed``
+  (T10: the client's part of the deal, revealed with the server seed in ``results``),
+  start, a full game, the next game's start, leave) against an in-process server with fixed
+  seeds and a frozen clock, so a rerun writes the same bytes. Every frame both ways, as hex
+  and as decoded data. In every session the client plays its first dishonest action that
+  can be called, and a bot that calls everything (``attention=1``) calls it (court, vote,
+  guilty verdict, undo, snapshot, the honest replay, the mark paid where the game pays it);
+  the client calls an honest action falsely once (T5); it gets tutorial hints and turns them
+  off, asks ``resync``, and sends an action that is refused and one that is ``stale``.
+* ``<game>-<variant>-session.json``: the same for each variant of the game's spec whose
+  view shows fields the game's other sessions do not (team play's ``plays_for``, «пятки»'s
+  ``passed``).
 * ``codec.json``: frames a decoder must accept (with their data) or refuse (with the
   error code).
 
@@ -33,19 +37,42 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pidor import wire  # noqa: E402
+from pidor.games import SPECS, GameSpec  # noqa: E402
 from pidor.server import store as store_module  # noqa: E402
 from pidor.server.app import Server  # noqa: E402
 from pidor.server.store import Store  # noqa: E402
 from pidor.server.testing import connect  # noqa: E402
 
-SESSIONS = {
-    "pidor": {"game": "pidor", "players": 3, "deck": 36,
-              "bots": ["builtin:random:attention=1", "builtin:random"]},
-    "podkidnoy": {"game": "podkidnoy", "players": 2, "deck": 36, "bots": 1},
-    "perevodnoy": {"game": "perevodnoy", "players": 3, "deck": 36, "bots": 2},
-    "simple": {"game": "simple", "players": 3, "lead": "pairs", "bots": 2},
-    "podkidnoy-2x2": {"game": "podkidnoy", "players": 4, "teams": "2x2", "bots": 3},
-}
+#: The table's seats besides the client's: one bot calls every cheat it sees, the rest play.
+CALLER, PLAYER = "builtin:random:attention=1", "builtin:random"
+
+
+def table_options(s: GameSpec, variant: dict) -> dict:
+    """A short game of ``s`` in ``variant``: three seats where the game allows it (one to
+    vote in court), the smallest deck."""
+    players = variant.get("players", 3 if 3 in s.players else s.players[0])
+    return {"game": s.id, "players": players, "deck": min(s.decks),
+            **{k: v for k, v in variant.items() if k != "players"},
+            "bots": [CALLER] + [PLAYER] * (players - 2)}
+
+
+def variant_name(variant: dict) -> str:
+    """``{"players": 4, "teams": "2x2"}`` -> ``2x2``; ``{"hard": True}`` -> ``hard``."""
+    return "-".join(k if type(v) is bool else str(v) for k, v in variant.items() if k != "players")
+
+
+def sessions() -> dict[str, dict]:
+    """File stem -> table options: every game id, then its variants that show more."""
+    out = {}
+    for s in SPECS.values():
+        out[s.id] = table_options(s, {})
+        shown = set(s.engine.new({}, seed=b"vectors").view(0))
+        for variant in s.variants:
+            fields = set(s.engine.new(variant, seed=b"vectors").view(0))
+            if fields - shown:
+                shown |= fields
+                out[f"{s.id}-{variant_name(variant)}"] = table_options(s, variant)
+    return out
 
 
 def counter_source(label: str):
@@ -70,8 +97,7 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
         await c.request({"type": "list"})
         joined = await c.request({"type": "create", "options": options})
         seat = joined["seat"]
-        if name == "pidor":
-            await c.request({"type": "seed", "seed": b"vector".hex()})  # T10: a part of the deal
+        await c.request({"type": "seed", "seed": b"vector".hex()})  # T10: a part of the deal
         await c.request({"type": "start"})
         runner = server.lobby.tables[joined["table"]["id"]]
         state = {"cheated": False, "false_call": False, "hints": 0, "refused": False, "resync": False,
@@ -98,8 +124,9 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
                     state["resync"] = True
                     await c.request({"type": "resync"})
                     continue
-                if name == "pidor" and not state["cheated"] and seat in runner.table.to_act():
-                    cheats = [a for a in game.actions(seat) if game.check(seat, a)]
+                if not state["cheated"] and seat in runner.table.to_act():
+                    # The first cheat its hands can make that a call can catch (T1, T2).
+                    cheats = [a for a in game.actions(seat) if game.is_callable(a) and game.check(seat, a)]
                     if cheats:
                         state["cheated"] = True
                         await c.request({"type": "act", "action": game.action_data(cheats[0])})
@@ -108,8 +135,8 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
             elif kind == "event":
                 e = m["event"]
                 if e["type"] == "window" and seat in e["owing"]:
-                    call = name == "pidor" and state["cheated"] and not state["false_call"] \
-                        and not runner.table.window.violations
+                    # Once it has cheated, it calls the first honest action it may (T5).
+                    call = state["cheated"] and not state["false_call"] and not runner.table.window.violations
                     state["false_call"] = state["false_call"] or call
                     await c.request({"type": "call" if call else "pass"})
                 elif e["type"] == "court" and seat in e["voters"]:
@@ -121,13 +148,33 @@ async def record_session(name: str, options: dict) -> list[tuple[str, bytes]]:
     return c.transcript
 
 
+def shows(name: str, frames: list[dict]) -> str:
+    """What the session shows of the махлёж layer; ``ValueError`` if it misses a court on
+    the client's cheat or its false call (a game whose script never got there)."""
+    events = [f["data"]["event"] for f in frames if f["dir"] == "s2c" and f["data"]["type"] == "event"]
+    outcomes = [e["outcome"] for e in events if e["type"] == "verdict"]
+    courts = sum(e["type"] == "court" for e in events)
+    if not courts or "honest" not in outcomes:
+        raise ValueError(f"{name}: the session has {courts} courts and verdicts {outcomes}: no cheat called, "
+                         "or no false call")
+    paid = sum(e["type"] == "action" and e["action"].get("type") == "give" for e in events)
+    return f"{courts} courts, verdicts {', '.join(outcomes)}, {paid} cards paid"
+
+
+def what(name: str, options: dict) -> str:
+    """``«pidor»``, ``podkidnoy durak (2x2)``: the game of a session, in its variant."""
+    game = options["game"]
+    variant = name.removeprefix(game).removeprefix("-")
+    return SPECS[game].title["en"] + (f" ({variant})" if variant else "")
+
+
 def session_file(name: str, options: dict, transcript) -> dict:
     frames = []
     for direction, frame in transcript:
         frames.append({"dir": direction, "hex": frame.hex(), "data": wire.decode_frame(frame[4:])})
     return {
         "protocol": wire.PROTOCOL_VERSION,
-        "description": f"A whole «{name}» session: one client ('c2s') and the server ('s2c'); "
+        "description": f"A whole {what(name, options)} session: one client ('c2s') and the server ('s2c'); "
                        "each frame is the 4-byte length and the msgpack map, in hex, with its decoded data.",
         "options": options,
         "frames": frames,
@@ -169,11 +216,12 @@ def codec_vectors() -> dict:
 
 async def record_all(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    for name, options in SESSIONS.items():
+    for name, options in sessions().items():
         transcript = await record_session(name, options)
+        session = session_file(name, options, transcript)
         path = out / f"{name}-session.json"
-        path.write_text(json.dumps(session_file(name, options, transcript), ensure_ascii=False, indent=1) + "\n")
-        print(f"{path}: {len(transcript)} frames")
+        path.write_text(json.dumps(session, ensure_ascii=False, indent=1) + "\n")
+        print(f"{path}: {len(transcript)} frames; {shows(name, session['frames'])}")
     path = out / "codec.json"
     path.write_text(json.dumps(codec_vectors(), ensure_ascii=False, indent=1) + "\n")
     print(f"{path}")

@@ -1,6 +1,6 @@
 """Each sample bot (Python, JavaScript, C) plays GAMES games at a real server, spread over
-every game type and deck size (4 seats: the bot and 3 built-in bots); then every game log
-the server wrote is verified (``pidor verify``).
+every game and deck size (4 seats where the game allows: the bot and built-in bots); then
+every game log the server wrote is verified (``pidor verify``).
 
     python scripts/sample_bots_games.py [--games 100] [--bot python --bot js --bot c] [--json]
 
@@ -26,12 +26,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pidor.conform import GAMES  # noqa: E402
+from pidor.games import spec  # noqa: E402
 BOTS = {
     "python": [sys.executable, "clients/python/random_bot.py"],
     "js": ["node", "clients/js/random_bot.js"],
     "c": ["clients/c/random_bot"],
 }
 TABLES = [(g.game, g.deck) for g in GAMES]  # every game and deck size, as pidor conform plays them
+
+
+def seats(game: str) -> int:
+    """Four, or the most the game takes below four: the bot and built-in bots."""
+    return max([n for n in spec(game).players if n <= 4] or spec(game).players[:1])
 PYTHON_ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
@@ -60,8 +66,8 @@ def play(bot: str, port: int, games: int) -> dict:
         n = games // len(TABLES) + (k < games % len(TABLES))
         if not n:
             continue
-        args = [*BOTS[bot], "--port", str(port), "--create", game, "--deck", str(deck), "--players", "4",
-                "--bots", "3", "--games", str(n), "--seed", str(k + 1)]
+        args = [*BOTS[bot], "--port", str(port), "--create", game, "--deck", str(deck), "--players", str(seats(game)),
+                "--bots", str(seats(game) - 1), "--games", str(n), "--seed", str(k + 1)]
         done = subprocess.run(args, cwd=ROOT, env=PYTHON_ENV, capture_output=True, text=True, timeout=600)
         created = re.search(r"created table (\d+)", done.stdout)
         over = len(re.findall(r"^game \d+ over: ", done.stdout, re.M))

@@ -65,6 +65,7 @@ from server_load import (Seat, Stats, cpu_seconds, free_port, latency_ms, rss_ki
                          stop_server, wait_listening)
 
 from pidor import wire  # server_load put the repository on sys.path
+from pidor.engine.table import TABLE_DEFAULTS
 from pidor.games import GAME_IDS
 from pidor.server.testing import Client
 
@@ -550,7 +551,7 @@ def parse_args(argv=None):
     ap.add_argument("--tables", type=int, default=20, help="normal tables")
     ap.add_argument("--hostile", type=int, default=50, help="hostile clients at once")
     ap.add_argument("--players", type=int, default=4, help="seats of a normal table")
-    ap.add_argument("--game", default="pidor", choices=GAME_IDS, help="the normal tables' game")
+    ap.add_argument("--game", default=TABLE_DEFAULTS["game"], choices=GAME_IDS, help="the normal tables' game")
     ap.add_argument("--warmup", type=float, default=2.0, help="seconds of normal tables, not measured")
     ap.add_argument("--quiet", type=float, default=3.0, help="seconds of normal tables alone before")
     ap.add_argument("--settle", type=float, default=5.0, help="seconds of normal tables alone after")

@@ -16,6 +16,8 @@ import trio
 from server_helpers import serve
 
 from pidor import client as sdk
+from pidor.engine.table import TABLE_DEFAULTS
+from pidor.games import GAME_IDS, spec
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "protocol" / "vectors"
@@ -24,8 +26,7 @@ sys.path.insert(0, str(ROOT / "clients" / "python"))
 import pidor_client  # the bot writers' import
 import random_bot
 
-SESSIONS = ["pidor-session.json", "podkidnoy-session.json", "perevodnoy-session.json", "simple-session.json",
-            "podkidnoy-2x2-session.json"]
+SESSIONS = sorted(p.name for p in VECTORS.glob("*-session.json"))
 
 
 def in_thread(fn, *args, **kwargs):
@@ -164,8 +165,9 @@ class CountingBot(random_bot.RandomBot):
         return super().on_window(event)
 
 
-@pytest.mark.parametrize("game,players", [("pidor", 4), ("podkidnoy", 3), ("perevodnoy", 2)])
-async def test_random_bot_command_plays_a_whole_game(game, players):
+@pytest.mark.parametrize("game", GAME_IDS)
+async def test_random_bot_command_plays_a_whole_game(game):
+    players = spec(game).players[min(1, len(spec(game).players) - 1)]  # 3 where the game allows it
     async with serve(seeds=f"clients-{game}") as (_server, port):
         lines: list[str] = []
         code = await in_thread(random_bot.main, ["--port", str(port), "--name", "rb", "--create", game,
@@ -175,6 +177,21 @@ async def test_random_bot_command_plays_a_whole_game(game, players):
         assert lines[1].startswith(f"created table 1 ({game}, {players} seats, {players - 1} bots)")
         assert lines[2].startswith("game 1 over:") and "I am seat 0" in lines[2]
         assert not [t for t in lines if t.startswith(("error", "refused"))]
+
+
+async def test_random_bot_takes_the_games_from_the_server():
+    """--create names any game; the bot knows none by name: one the server does not have is
+    its refusal in one line (naming the games), and without --create or an open table the
+    bot creates a table of the server's default game."""
+    async with serve(seeds="clients-games") as (_server, port):
+        lines: list[str] = []
+        code = await in_thread(random_bot.main, ["--port", str(port), "--name", "rb", "--create", "bridge"],
+                               out=lines.append, err=lines.append)
+        assert code == 1 and lines[-1].startswith("error: ") and all(g in lines[-1] for g in GAME_IDS)
+        lines.clear()
+        code = await in_thread(random_bot.main, ["--port", str(port), "--name", "rb", "--players", "2", "--seed", "2"],
+                               out=lines.append)
+        assert code == 0 and lines[1].startswith(f"created table 1 ({TABLE_DEFAULTS['game']}, 2 seats, 1 bots)")
 
 
 async def test_client_seed_is_revealed_in_the_results_deal_T10():

@@ -13,6 +13,7 @@ import logging
 import random
 from pathlib import Path
 
+import pytest
 import server_helpers
 import trio
 from helpers import old_database
@@ -329,11 +330,14 @@ def test_an_older_games_index_gets_the_new_columns(tmp_path):
     store.close()
 
 
-def test_recorded_session_reveals_the_deal_it_committed_to_T10():
-    """protocol/vectors/pidor-session.json: the commitment the client saw before the deal,
+VECTORS = Path(__file__).resolve().parent.parent / "protocol" / "vectors"
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in VECTORS.glob("*-session.json")))
+def test_recorded_session_reveals_the_deal_it_committed_to_T10(name):
+    """protocol/vectors/*-session.json: the commitment the client saw before the deal,
     its seed, and the reveal in ``results`` agree, and the reveal gives the first player."""
-    session = json.loads((Path(__file__).resolve().parent.parent / "protocol" / "vectors"
-                          / "pidor-session.json").read_text())
+    session = json.loads((VECTORS / name).read_text())
     shown, seed, results, first_action, dealt = None, None, None, None, False
     for f in session["frames"]:
         m = f["data"]
@@ -353,6 +357,6 @@ def test_recorded_session_reveals_the_deal_it_committed_to_T10():
     key = deal_key(bytes.fromhex(deal["server_seed"]), [None if s is None else bytes.fromhex(s) for s in deal["seat_seeds"]])
     options = server_options(session["options"])[0]
     del options["watch_delay"]  # the spectators' (the server's), not the Table's
-    fresh = Table(options, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}])
+    fresh = Table(options, [{"kind": "human"}] + [{"kind": "bot"}] * (options["players"] - 1))
     fresh.start(seed=key)
     assert first_action["seat"] == fresh.to_act()[0]

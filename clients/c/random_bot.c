@@ -45,7 +45,8 @@
 #define IDLE_PING_MS 60000
 
 struct bot {
-    const char *host, *port, *name, *create;
+    const char *host, *port, *name, *create;  /* create: the game of --create (NULL: the server's) */
+    bool creating;          /* a table is to be created (--create, or no open table) */
     long table_wanted, players, bots, deck, games;
     int fd;
     unsigned char buf[4 + MAX_FRAME];
@@ -270,12 +271,13 @@ static void find_a_seat(struct bot *b)
         begin(&m, "join", 2);
         add_int(&m, "id", b->next_id++);
         add_int(&m, "table", b->table_wanted);
-    } else if (b->create) {
+    } else if (b->creating) {
         begin(&m, "create", 2);
         add_int(&m, "id", b->next_id++);
         pack_str(&m.pk, "options");
-        msgpack_pack_map(&m.pk, b->deck ? 4 : 3);
-        add_str(&m, "game", b->create);
+        msgpack_pack_map(&m.pk, 2 + (b->create != NULL) + (b->deck != 0));
+        if (b->create)
+            add_str(&m, "game", b->create);
         add_int(&m, "players", b->players);
         add_int(&m, "bots", b->bots >= 0 ? b->bots : b->players - 1);
         if (b->deck)
@@ -346,14 +348,16 @@ static void handle(struct bot *b, const msgpack_object *msg)
         if (tables && tables->type == MSGPACK_OBJECT_ARRAY && tables->via.array.size > 0)
             b->table_wanted = get_int(&tables->via.array.ptr[0], "id", -1);
         else
-            b->create = "pidor";
+            b->creating = true;  /* of the server's default game */
         find_a_seat(b);
     } else if (is(msg, "type", "joined")) {
         const msgpack_object *info = get(msg, "table");
         b->seat = get_int(msg, "seat", -1);
-        if (b->create)
-            printf("created table %lld (%s, %ld seats)\n", (long long)get_int(info, "id", -1), b->create, b->players);
-        else
+        if (b->creating) {
+            char game[64];
+            get_str(info, "game", game, sizeof game);
+            printf("created table %lld (%s, %ld seats)\n", (long long)get_int(info, "id", -1), game, b->players);
+        } else
             printf("joined table %lld at seat %lld\n", (long long)get_int(info, "id", -1), (long long)b->seat);
         maybe_start(b, info);
     } else if (is(msg, "type", "table")) {
@@ -412,8 +416,9 @@ static int play(struct bot *b)
 
 static const char usage[] =
     "usage: random_bot [--host H] [--port P] [--name N] [--token T] [--table ID | --create GAME]\n"
-    "                  [--players N] [--bots N] [--deck 36|52] [--games N] [--seed N]\n"
-    "GAME: pidor, podkidnoy, perevodnoy or simple. Without --table or --create: the first open table.\n"
+    "                  [--players N] [--bots N] [--deck N] [--games N] [--seed N]\n"
+    "GAME: a game's id (`pidor games` lists them; the server refuses one it does not have).\n"
+    "Without --table or --create: the first open table, else a new table of the server's default game.\n"
     "--token: be that player again (a seat it holds is taken back: how pidor match seats a cmd: bot).\n"
     "--host, --port, --token: by default PIDOR_HOST, PIDOR_PORT, PIDOR_TOKEN (else 127.0.0.1, 7777, none);\n"
     "prefer the environment for the token: arguments show in ps.\n"
@@ -465,20 +470,15 @@ int main(int argc, char **argv)
         case 'p': number(optarg, 1, 65535); b.port = optarg; break;
         case 'n': b.name = optarg; break;
         case 't': b.table_wanted = number(optarg, 0, 1L << 30); break;
-        case 'c': b.create = optarg; break;
+        case 'c': b.create = optarg; b.creating = true; break;
         case 'P': b.players = number(optarg, 2, 6); break;
         case 'b': b.bots = number(optarg, 0, 5); break;
-        case 'd': b.deck = number(optarg, 36, 52); break;
+        case 'd': b.deck = number(optarg, 1, 52); break;
         case 'g': b.games = number(optarg, 0, 1L << 30); break;
         case 'k': take_token(&b, optarg); break;
         case 's': seed = (unsigned)number(optarg, 0, 1L << 30); break;
         default: fputs(usage, stderr); return c == '?' && optind > 0 && !strcmp(argv[optind - 1], "--help") ? 0 : 2;
         }
-    }
-    if (b.create && strcmp(b.create, "pidor") && strcmp(b.create, "podkidnoy") && strcmp(b.create, "perevodnoy")
-        && strcmp(b.create, "simple")) {
-        fprintf(stderr, "--create takes pidor, podkidnoy, perevodnoy or simple\n%s", usage);
-        return 2;
     }
     if (b.games == 0)
         b.games = LONG_MAX;  /* until the table closes ("closed" ends it) */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make test: the C bot plays a whole game of every type and deck size against a server
+# make test: the C bot plays a whole game of every game and deck size (`pidor games`) against a server
 # started here (`python -m pidor.cli serve --port 0`; PIDOR_PYTHON names the interpreter,
 # default: the repository's .venv, else python3), which is stopped on the way out.
 set -euo pipefail
@@ -27,11 +27,18 @@ check() {  # a name, then a command whose output must match the last argument
   out=$("${@:2:$#-2}" 2>&1) && grep -Eq "$want" <<< "$out" && { passed=$((passed + 1)); echo "ok - $name"; return; }
   failed=$((failed + 1)); echo "not ok - $name"; sed 's/^/    /' <<< "$out"
 }
-for table in pidor:36 pidor:52 podkidnoy:36 podkidnoy:52 perevodnoy:36 perevodnoy:52 simple:36; do
-  game=${table%:*} deck=${table#*:}
+# game:deck:players for each game and deck size, three players where the game allows them
+tables=$(PYTHONPATH=$root "$python" -m pidor.cli games --json | "$python" -c '
+import json, sys
+for g in json.load(sys.stdin):
+    players = 3 if 3 in g["players"] else g["players"][0]
+    print(*("{}:{}:{}".format(g["id"], deck, players) for deck in g["decks"]))')
+for table in $tables; do
+  IFS=: read -r game deck players <<< "$table"
   check "a whole game of $game, $deck cards" \
-    ./random_bot --port "$port" --create "$game" --deck "$deck" --players 3 --seed 5 "^game 1 over: "
+    ./random_bot --port "$port" --create "$game" --deck "$deck" --players "$players" --seed 5 "^game 1 over: "
 done
+first=${tables%%:*}
 # The bot's hello, as JSON: a listener on a free port reads one frame and hangs up (the bot
 # then ends: it has no token to come back with). A bot that does not connect fails it
 # after 30 s.
@@ -52,7 +59,9 @@ print(json.dumps(decode_frame(frame.read(struct.unpack(">I", frame.read(4))[0]))
   echo "$hello"
 }
 check "hello says may_call false: it never calls (PROTOCOL.md §3)" hello_of '"type": "hello", .*"may_call": false'
-check "two games in a row at one table" ./random_bot --port "$port" --create podkidnoy --players 2 --games 2 "^game 2 over: "
+check "two games in a row at one table" ./random_bot --port "$port" --create "$first" --players 2 --games 2 "^game 2 over: "
+check "without --create or an open table: a table of the server's default game" \
+  ./random_bot --port "$port" --players 2 "^created table [0-9]+ \([a-z_]+, 2 seats\)"
 check "bad arguments: the usage, exit status 2" bash -c './random_bot --players 9; [ $? -eq 2 ]' "usage: random_bot"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

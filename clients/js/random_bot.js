@@ -13,8 +13,8 @@
 // PIDOR_HOST, PIDOR_PORT and PIDOR_TOKEN in the environment (pidor match and pidor conform
 // give them) are the defaults of --host, --port and --token: with the token it is back at
 // the seat it was given. Without a seat, --table or --create it joins the first open
-// table, or creates a «пидор» table with built-in bots when there is none. Errors go to
-// stderr.
+// table, or creates a table of the server's default game with built-in bots when there is
+// none. Errors go to stderr.
 
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -43,22 +43,24 @@ export class RandomBot extends Bot {
   }
 
   onTurn(options, turn, honestOnly) {
-    if (!options.length) return null; // durak: nothing honest to throw in now; wait
+    if (!options.length) return null; // nothing honest now (durak: nothing to throw in): wait
     const honest = this.pick(options);
     if (honestOnly || this.random() >= this.cheat) return honest;
     return this.dishonest(options, honest) ?? honest;
   }
 
-  // A variant of an honest option that is not an option: another stack for a card (P3),
-  // keeping a card that fits (P5b), another card to beat (P12, D4). The server may find it
-  // impossible rather than dishonest; then the turn comes again and we play honestly.
+  // A variant of an honest option that is not an option: the same action with another number
+  // in one of its integer fields (another stack for a card, P3; another card to beat or cover,
+  // P13, D4), whatever the game. The server may find it impossible rather than dishonest;
+  // then the turn comes again and we play honestly.
   dishonest(options, honest) {
     const offered = new Set(options.map((o) => JSON.stringify(o)));
     const seats = this.client.table?.seats?.length ?? 2;
     const variants = [];
-    if (honest.type === "lay" && !offered.has(JSON.stringify({ type: "keep" }))) variants.push({ type: "keep" });
-    if ("to" in honest) for (let s = 0; s < seats; s++) variants.push({ ...honest, to: s });
-    if ("target" in honest) for (let t = 0; t < 6; t++) variants.push({ ...honest, target: t });
+    for (const [field, value] of Object.entries(honest)) {
+      if (!Number.isInteger(value)) continue;
+      for (let n = 0; n < Math.max(seats, 6); n++) variants.push({ ...honest, [field]: n });
+    }
     const fresh = variants.filter((v) => !offered.has(JSON.stringify(v)));
     return fresh.length ? this.pick(fresh) : null;
   }
@@ -87,8 +89,9 @@ export class RandomBot extends Bot {
 }
 
 const USAGE = `usage: node random_bot.js [--host H] [--port P] [--name N] [--token T]
-  [--table ID | --create pidor|podkidnoy|perevodnoy|simple] [--players N] [--bots N] [--deck 36|52]
-  [--games N] [--seed N] [--cheat P] [--call P]
+  [--table ID | --create GAME] [--players N] [--bots N] [--deck N] [--games N] [--seed N] [--cheat P] [--call P]
+GAME: a game's id (\`pidor games\` lists them; the server refuses one it does not have). Without --table or
+--create: the first open table, else a new table of the server's default game.
 --host, --port, --token: by default PIDOR_HOST, PIDOR_PORT, PIDOR_TOKEN (else 127.0.0.1, 7777, none);
 prefer the environment for the token: arguments show in ps.`;
 
@@ -113,14 +116,11 @@ function options(argv) {
     if (!Number.isFinite(x) || x < low || x > high) throw new Error(`--${key} must be a number in ${low}..${high}`);
     return x;
   };
-  if (values.create && !["pidor", "podkidnoy", "perevodnoy", "simple"].includes(values.create)) {
-    throw new Error("--create takes pidor, podkidnoy, perevodnoy or simple");
-  }
   if (values.create && values.table) throw new Error("give --table or --create, not both");
   return {
     help: values.help, host: values.host, port: number("port", 1, 65535), name: values.name,
     token: values.token, table: number("table", 0, 2 ** 53), create: values.create,
-    players: number("players", 2, 6), bots: number("bots", 0, 5), deck: number("deck", 36, 52),
+    players: number("players", 2, 6), bots: number("bots", 0, 5), deck: number("deck", 1, 52),
     games: number("games", 0, 1e9), seed: number("seed", 0, 2 ** 32), cheat: number("cheat", 0, 1),
     call: number("call", 0, 1),
   };
@@ -149,17 +149,18 @@ export async function main(argv, out = console.log, err = console.error) {
     } else if (args.table !== undefined) {
       out(`joined table ${args.table} at seat ${(await client.join(args.table)).seat}`);
     } else {
-      let game = args.create;
-      if (!game) {
+      let create = Boolean(args.create);
+      if (!create) {
         const open = (await client.listTables({ open: true })).tables;
         if (open.length) out(`joined table ${open[0].id} at seat ${(await client.join(open[0].id)).seat}`);
-        else game = "pidor";
+        else create = true; // of the server's default game
       }
-      if (game) {
+      if (create) {
         const bots = args.bots ?? args.players - 1;
-        const opts = { game, players: args.players, bots, ...(args.deck ? { deck: args.deck } : {}) };
+        const opts = { ...(args.create ? { game: args.create } : {}), players: args.players, bots,
+          ...(args.deck ? { deck: args.deck } : {}) };
         const joined = await client.create(opts);
-        out(`created table ${joined.table.id} (${game}, ${args.players} seats, ${bots} bots)`);
+        out(`created table ${joined.table.id} (${joined.table.game}, ${args.players} seats, ${bots} bots)`);
       }
     }
     await bot.run(client, { games: args.games });

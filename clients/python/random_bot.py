@@ -10,9 +10,9 @@
 ``PIDOR_HOST``, ``PIDOR_PORT`` and ``PIDOR_TOKEN`` in the environment (``pidor match`` and
 ``pidor conform`` give them) are the defaults of ``--host``, ``--port`` and ``--token``: with
 the token it is back at the seat it was given. Without a seat, ``--table`` or ``--create``
-it joins the first open table, or creates a «пидор» table with built-in bots if there is
-none. Errors go to stderr. ``--seed-hex`` gives the bot's part of the
-next deal (T10, the ``seed`` request) before the game; the ``results`` reveal shows it.
+it joins the first open table, or creates a table of the server's default game with built-in
+bots if there is none. Errors go to stderr. ``--seed-hex`` gives the bot's part of the next
+deal (T10, the ``seed`` request) before the game; the ``results`` reveal shows it.
 Needs only ``msgpack`` and ``pidor_client.py``.
 
 ``--policy SPEC`` plays a built-in policy instead (``builtin:random:cheat=0.1,attention=0.5``;
@@ -107,11 +107,12 @@ def parse_args(argv):
                    help="be that player again (default: PIDOR_TOKEN; prefer it: arguments show in ps)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--table", type=int, help="join this table")
-    where.add_argument("--create", choices=["pidor", "podkidnoy", "perevodnoy", "simple"],
-                       help="create a table of this game")
-    p.add_argument("--players", type=int, default=4, help="seats at a created table (2..6)")
+    where.add_argument("--create", metavar="GAME",
+                       help="create a table of this game (`pidor games` lists them; default, when there is no "
+                            "open table: the server's default game)")
+    p.add_argument("--players", type=int, default=4, help="seats at a created table (as the game allows)")
     p.add_argument("--bots", type=int, help="built-in bots at a created table (default: players - 1)")
-    p.add_argument("--deck", type=int, choices=[36, 52], help="deck of a created table (default: the game's)")
+    p.add_argument("--deck", type=int, help="deck of a created table (default: the game's)")
     p.add_argument("--games", type=int, default=1, help="games to play (0: until the table closes)")
     p.add_argument("--seed", type=int, help="seed of this bot's choices")
     p.add_argument("--seed-hex", help="this player's part of the next deal (T10): hex, at most 64 bytes")
@@ -153,18 +154,19 @@ def main(argv=None, out=print, err=_to_stderr) -> int:
         elif args.table is not None:
             out(f"joined table {args.table} at seat {client.join(args.table)['seat']}")
         else:
-            game = args.create
-            if game is None:
+            create = args.create is not None
+            if not create:
                 tables = client.list_tables(open=True)["tables"]
                 if tables:
                     joined = client.join(tables[0]["id"])
                     out(f"joined table {tables[0]['id']} at seat {joined['seat']}")
-                game = None if tables else "pidor"
-            if game is not None:
+                create = not tables  # a table of the server's default game
+            if create:
                 bots = args.players - 1 if args.bots is None else args.bots
-                deck = {} if args.deck is None else {"deck": args.deck}
-                joined = client.create(game=game, players=args.players, bots=bots, **deck)
-                out(f"created table {joined['table']['id']} ({game}, {args.players} seats, {bots} bots)")
+                options = {k: v for k, v in (("game", args.create), ("deck", args.deck)) if v is not None}
+                joined = client.create(players=args.players, bots=bots, **options)
+                table = joined["table"]
+                out(f"created table {table['id']} ({table['game']}, {args.players} seats, {bots} bots)")
         if deal_seed is not None:
             client.seed(deal_seed)  # before the host starts the game: it counts for this deal
             out(f"seed for the next deal: {deal_seed}")

@@ -2,7 +2,7 @@
 // free port (PIDOR_PYTHON names the interpreter; default: the repository's .venv, else
 // python3). The server is stopped after the tests, whatever happens.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,11 @@ const python = process.env.PIDOR_PYTHON ?? (existsSync(venv) ? venv : "python3")
 let server;
 let port;
 let data;
+// Every game and deck size of the server's registry (`pidor games --json`), three players
+// where the game allows them.
+const games = JSON.parse(execFileSync(python, ["-m", "pidor.cli", "games", "--json"],
+  { cwd: root, env: { ...process.env, PYTHONPATH: root } }));
+const tables = games.flatMap((g) => g.decks.map((deck) => [g.id, deck, g.players.includes(3) ? 3 : g.players[0]]));
 
 before(async () => {
   data = mkdtempSync(join(tmpdir(), "pidor-js-"));
@@ -39,20 +44,20 @@ after(() => {
   rmSync(data, { recursive: true, force: true });
 });
 
-for (const [game, deck] of [["pidor", 36], ["podkidnoy", 52], ["perevodnoy", 36], ["simple", 36]]) {
+for (const [game, deck, players] of tables) {
   test(`the random bot plays a whole game of ${game} (${deck} cards)`, async () => {
     const out = [];
-    const code = await main(["--port", String(port), "--create", game, "--players", "3", "--deck", String(deck),
-      "--seed", "7"], (line) => out.push(line));
+    const code = await main(["--port", String(port), "--create", game, "--players", String(players), "--deck",
+      String(deck), "--seed", "7"], (line) => out.push(line));
     assert.equal(code, 0, out.join("\n"));
-    assert.match(out.join("\n"), new RegExp(`created table \\d+ \\(${game}, 3 seats, 2 bots\\)`));
+    assert.match(out.join("\n"), new RegExp(`created table \\d+ \\(${game}, ${players} seats, ${players - 1} bots\\)`));
     assert.match(out.at(-1), /^game 1 over: (a draw|loser: seat \d)/);
   });
 }
 
 test("a bot that cheats and calls plays to the end; refusals are not fatal", async () => {
   const out = [];
-  const code = await main(["--port", String(port), "--create", "podkidnoy", "--players", "2", "--games", "2",
+  const code = await main(["--port", String(port), "--create", tables[0][0], "--players", "2", "--games", "2",
     "--cheat", "0.3", "--call", "0.3", "--seed", "3"], (line) => out.push(line));
   assert.equal(code, 0, out.join("\n"));
   assert.equal(out.filter((line) => line.startsWith("game ")).length, 2);
