@@ -360,3 +360,40 @@ def test_recorded_session_reveals_the_deal_it_committed_to_T10(name):
     fresh = Table(options, [{"kind": "human"}] + [{"kind": "bot"}] * (options["players"] - 1))
     fresh.start(seed=key)
     assert first_action["seat"] == fresh.to_act()[0]
+
+
+async def test_a_table_a_bot_stalls_ends_its_game_with_a_clear_error(tmp_path, autojump_clock, caplog):
+    """Issue 22 §2: a bot seat has no turn clock; a policy that gives no action when its
+    seat owes one would leave the table waiting forever. The table ends the game instead:
+    it closes (reason ``stuck``), its log ends as aborted naming the seats, the server's
+    log says so, and the log verifies as aborted."""
+    from pidor.bots import POLICIES, Policy, register
+
+    @register
+    class Silent(Policy):
+        """Never acts (a broken policy): the table may not wait for it forever."""
+
+        name = "test-silent"
+
+    try:
+        await _play_until_stuck(tmp_path, caplog)
+    finally:
+        del POLICIES["test-silent"]
+
+
+async def _play_until_stuck(tmp_path, caplog) -> None:
+    async with serve(seeds="logs-stuck", logs=tmp_path) as (server, port):
+        c = await seated_client(port, "host", options={"game": "pidor", "players": 2,
+                                                       "bots": ["builtin:test-silent"]})
+        runner = server.lobby.tables[c.table]
+        assert (await c.request({"type": "start"}))["type"] == "ok"
+        while not runner.closed:  # the person acts whenever he may, until the bot's turn comes
+            msg = await c.receive(lambda m: m["type"] in ("turn", "closed"))
+            if msg["type"] == "turn" and msg["options"]:
+                await c.request({"type": "act", "seq": msg["seq"], "action": msg["options"][0]})
+        assert runner.close_reason == "stuck"
+        row = server.store.games_of(c.table)[0]
+        _, log = load(row["log"])
+        assert log.footer["status"] == "aborted" and log.footer["reason"].startswith("stuck: seats 1 (builtin:test-silent)")
+        assert verify(log).status == "verified"
+        assert any("stuck: seats 1" in r.getMessage() for r in caplog.records)

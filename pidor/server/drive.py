@@ -231,6 +231,33 @@ class Drive:
         times = [x for x in times if x is not None]
         return min(times) if times else None
 
+    def stuck(self) -> str | None:
+        """Why the running game can never go on, if it cannot (issue 22 §2): every seat that
+        may act is a bot's, their policies gave no action, and no clock runs (a bot seat has
+        no turn clock). Asked once the driver has stopped with nothing done; ``None`` while
+        a person, a clock or a bot may still move the table."""
+        st = self.state
+        t = st.table
+        if t is None or t.over or st.closed or t.window is not None or t.court is not None:
+            return None
+        seats = t.to_act()
+        if not seats or self.next_deadline() is not None:
+            return None
+        if any(st.seats[s].kind != "bot" for s in seats):
+            return None  # a person is awaited (he may take his time: no turn clock is his choice)
+        bots = ", ".join(f"{s} (builtin:{(st.seats[s].spec or {}).get('policy', '?')})" for s in seats)
+        return f"stuck: seats {bots} have no action to make and no clock runs"
+
+    def halt_if_stuck(self) -> None:
+        """A game nothing can move on is ended (issue 22 §2): the table closes with reason
+        ``stuck``, its log ends as aborted with the seats named, and the server's log says
+        so. Asked when the driver stopped with nothing more to do."""
+        reason = self.stuck()
+        if reason is not None:
+            st = self.state
+            log.error("table %s: %s; the game is aborted", st.id, reason)
+            st.closed, st.close_reason, st.close_detail = True, "stuck", reason
+
     def _obliged(self) -> set[int]:
         """Seats the game waits on (their turn clock runs, T9): none while a call window is
         open or the court sits, else what the game says (durak: the defender, D3/D5)."""

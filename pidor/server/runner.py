@@ -214,6 +214,8 @@ class TableRunner:
                 self.drive.tick(now)
                 more = self.drive.drive(now)
                 self.drive.prompt(now)
+                if not more:
+                    self.drive.halt_if_stuck()
                 self.drive.watch_presence(now)
                 self._spectators_due(now)
                 self.outbox.flush(now)
@@ -229,7 +231,7 @@ class TableRunner:
             self._spectators_closed()
             if st.game_open:  # a game cut off: its log ends as aborted
                 st.game_open = False
-                st.game_log.abort(st.close_reason)
+                st.game_log.abort(st.close_detail or st.close_reason)
             st.driver = None  # (it refers back to the runner: no cycle outlives the table)
             self.house.table_closed(st.id, st.close_reason)
             # The parts and the handler table refer back to the runner: they go with its task.

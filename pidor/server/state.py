@@ -61,7 +61,8 @@ class TableState:
     window_seq: int = 0
     court_seq: int = 0
     closed: bool = False
-    close_reason: str = "empty"  # why the table closed: empty, abandoned, shutdown, internal_error
+    close_reason: str = "empty"  # why the table closed: empty, abandoned, stuck, shutdown, internal_error
+    close_detail: str = ""  # what the log's footer says of it, when more than the reason
 
     @property
     def playing(self) -> bool:
