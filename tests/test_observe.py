@@ -215,3 +215,30 @@ def test_V9_a_knowledge_rebuilt_from_a_view_knows_the_first_bout_is_barred():
         assert "V9t" in broken
         assert knowledge.visible_violations(defender, t.game.action_data(transfer)) == broken
 
+
+def test_a_games_belief_says_which_cards_an_event_placed_and_may_hold_no_hands():
+    """Issue 22 §8: what the house asks of a game's belief (pidor.bots.belief.Belief), for a
+    game whose actions take no card from a hand (it may have no hands at all) and whose
+    events turn cards face up in places the belief only guessed: the cards ``follow`` put in
+    place are no longer unknown to the seat (``determinize`` leaves them where they are)."""
+    from types import SimpleNamespace
+
+    from pidor.bots.belief import Belief
+    from pidor.bots.observe import Knowledge
+
+    class Shown(Belief):
+        def from_hand(self, action: tuple) -> tuple[int, ...]:
+            return ()
+
+        def follow(self, game, event: dict) -> set[int] | None:
+            return {parse_card(event["card"])} if event["type"] == "shown" else None
+
+    game = GAME_IDS[0]
+    knowledge = Knowledge(0, {"game": game, "players": players_of(game)})
+    knowledge._cards = Shown()
+    knowledge._into_hand(SimpleNamespace(), 1, ("anything",))  # (nothing from a hand: no hands asked for)
+    knowledge._table = SimpleNamespace(game=SimpleNamespace())
+    knowledge._unknown = {parse_card("Th"), parse_card("6c")}
+    knowledge._reveal({"type": "shown", "card": "Th"})
+    knowledge._reveal({"type": "other"})
+    assert knowledge._unknown == {parse_card("6c")}
