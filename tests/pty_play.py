@@ -172,7 +172,7 @@ class Person:
     def _turn(self, block: str, before: str) -> None:
         options = re.findall(r"  \d+\) ([^\n]*)\n", block)
         if self.count("cheat") == 0 and self.count("move") >= 1:
-            cheat = self._cheat(options, before)
+            cheat = self._cheat(options, before) or self._other_place(options)
             if cheat:
                 self.type("cheat", cheat + "\r")
                 return
@@ -183,7 +183,8 @@ class Person:
     def _cheat(options: list[str], before: str) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
         (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
-        beat, or throw in a rank that is not on the table (D3, D4)."""
+        beat, or throw in a rank that is not on the table (D3, D4); else
+        :meth:`_other_place`."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -201,3 +202,13 @@ class Person:
         if "attack" in kinds and "bito" in kinds:
             return f"attack {spare[0]}"
         return None
+
+    @staticmethod
+    def _other_place(options: list[str]) -> str | None:
+        """Any game: where every option is one kind of action that ends in a place (a
+        number), the first option at the next place (a card taken from elsewhere than the
+        honest place, say)."""
+        words = [o.split(" — ")[0].split() for o in options]
+        if not words or len({w[0] for w in words}) != 1 or not all(w[-1].isdigit() for w in words):
+            return None
+        return " ".join(words[0][:-1] + [str(int(words[0][-1]) + 1)])

@@ -299,6 +299,15 @@ def test_the_board_says_everything_at_a_glance():
     assert "{" not in board and ": '" not in board  # prose, never a dict
 
 
+def test_a_board_shows_no_hand_where_the_view_holds_none():
+    """A game whose players hold no hand (each his face-down deck) draws no empty hand line."""
+    from pidor.play.text import view_lines
+
+    deckonly = {"game": "a game of decks", "status": {"mark": None, "number": 1, "window": None, "court": None}}
+    board = view_lines(deckonly, 0, _name, "en")
+    assert board[0].startswith("── a game of decks · game 1") and not [line for line in board if "hand" in line]
+
+
 @pytest.mark.parametrize("game,lang,said", [
     ("podkidnoy", "ru", "дурак — bot-1(1)"), ("perevodnoy", "en", "bot-1(1) is the durak («дурак»)"),
     ("pidor", "ru", "пидор — bot-1(1)"), ("pidor", "en", "bot-1(1) is the «pidor»"),

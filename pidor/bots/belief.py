@@ -13,7 +13,8 @@ show; a game's :class:`Belief` says
 * :data:`Belief.HAND_EVENTS`: events whose private ``cards`` came into the seat's hand (at
   its end, in order: a draw, a prikup);
 * :meth:`Belief.follow`: what a public event says that the engine cannot know on the
-  belief (who leads when that hangs on hidden hands; a trump a rebuilt belief missed);
+  belief (who leads when that hangs on hidden hands; a trump a rebuilt belief missed; a
+  card turned face up), and which cards it has thereby put in place;
 * :data:`Belief.LOOKAHEAD` and :meth:`Belief.onto_deck`: an action whose card shows only
   in the event after it (a face-up draw), to be put on top of the deck before it is played.
 """
@@ -59,8 +60,9 @@ class Belief:
     def from_hand(self, action: tuple) -> tuple[int, ...]:
         raise NotImplementedError
 
-    def follow(self, game: Any, event: dict) -> None:
-        """Make the belief agree with a public ``event`` the engine produced on it too."""
+    def follow(self, game: Any, event: dict) -> set[int] | None:
+        """Make the belief agree with a public ``event`` the engine produced on it too; the
+        cards it put in the places the event shows (no longer unknown to the seat), if any."""
 
     def onto_deck(self, action: tuple, after: dict) -> int | None:
         """The card ``action`` takes from the top of the deck, as the event ``after`` it

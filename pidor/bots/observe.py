@@ -244,7 +244,9 @@ class Knowledge:
         elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
             self._unknown.discard(parse_card(e["card"]))
         else:
-            self._cards.follow(game, e)
+            placed = self._cards.follow(game, e)
+            if placed:
+                self._unknown.difference_update(placed)
 
     def _hidden_give(self, giver: int) -> None:
         """A payment seen by neither side (P10, D12): some card of the giver's goes; which
@@ -258,6 +260,8 @@ class Knowledge:
     def _into_hand(self, game: Any, seat: int, action: tuple) -> None:
         """The cards of ``action`` were in ``seat``'s hand: swap them there among the unknown."""
         cards = self._cards.from_hand(action)
+        if not cards:  # (an action that takes no card from a hand; a game may have no hands)
+            return
         hand = game.hands[seat]
         for card in cards:
             if card in hand:

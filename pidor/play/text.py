@@ -186,7 +186,7 @@ def view_lines(view: dict, me: int | None, name: Name, lang: str = "en") -> list
     lines += ["  " + line for line in text.board(sayer, view)]
     if view.get("out"):
         lines.append("  " + B["out"].format(seats=", ".join(name(s) for s in view["out"])))
-    if me is not None:  # a spectator has no hand
+    if me is not None and "hand" in view:  # a spectator has no hand (nor has anybody in a game of decks)
         lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
     return lines
 
