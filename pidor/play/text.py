@@ -117,6 +117,9 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en", *, game: 
         return [T["verdict"].format(outcome=w(e.get("outcome")), counts=counts)]
     if t == "undo":
         return [T["undo"].format(seat=n(e.get("seat")), action=said(e.get("action"), e.get("seat")))]
+    if t == "honest_only":  # (T6, D11: who may play honest options only)
+        seats = e.get("seats") or []
+        return [T["honest_only"].format(seats=", ".join(n(s) for s in seats)) if seats else T["honest_none"]]
     if t == "mark":
         if e.get("seat") is None:
             return [T["mark_none"].format(reason=w(e.get("reason")))]

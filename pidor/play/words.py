@@ -124,6 +124,8 @@ EVENTS = {
         "give": "{from_} gives {to} {card}",
         "out": "{seat} is out (place {place})",
         "payment_due": "{from_} owe(s) {to} a card",
+        "honest_only": "bound to honest play now (T6): {seats}",
+        "honest_none": "nobody is bound to honest play now",
         "other": "{type}: {fields}",
     },
     "ru": {
@@ -145,6 +147,8 @@ EVENTS = {
         "give": "{from_} отдаёт {to} {card}",
         "out": "{seat} вышел (место {place})",
         "payment_due": "{from_} должен {to} карту",
+        "honest_only": "теперь обязаны играть честно (T6): {seats}",
+        "honest_none": "больше никто не обязан играть честно",
         "other": "{type}: {fields}",
     },
 }
