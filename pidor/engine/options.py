@@ -14,7 +14,7 @@ from typing import Any
 from ..cards import parse_card
 from .shown import shown
 
-__all__ = ["Option", "check_options", "describe_options", "logged"]
+__all__ = ["Option", "check_options", "describe_options", "logged", "named"]
 
 #: No clock may be longer than an hour.
 MAX_SECONDS = 3600.0
@@ -156,3 +156,10 @@ def logged(options: dict, declared: tuple[Option, ...]) -> dict:
     when they differ from their defaults."""
     quiet = {o.name: o.default for o in declared if o.quiet}
     return {k: v for k, v in options.items() if k not in quiet or v != quiet[k]}
+
+
+def named(options: dict, declared: tuple[Option, ...]) -> set[str]:
+    """The card codes ``options`` name (the values of ``cards`` options, e.g. durak's
+    проездной): public as names wherever those cards lie, so an audit of what a seat sees
+    does not count such a name as a sighting of the card."""
+    return {c for o in declared if o.kind == "cards" for c in options.get(o.name) or ()}
