@@ -12,6 +12,8 @@ show; a game's :class:`Belief` says
 * :meth:`Belief.from_hand`: which cards an action takes from the actor's hand;
 * :data:`Belief.HAND_EVENTS`: events whose private ``cards`` came into the seat's hand (at
   its end, in order: a draw, a prikup);
+* :meth:`Belief.placed`: the cards a public event turns face up where they lie (a card set
+  aside face down, turned);
 * :meth:`Belief.follow`: what a public event says that the engine cannot know on the
   belief (who leads when that hangs on hidden hands; a trump a rebuilt belief missed);
 * :data:`Belief.LOOKAHEAD` and :meth:`Belief.onto_deck`: an action whose card shows only
@@ -59,8 +61,15 @@ class Belief:
     def from_hand(self, action: tuple) -> tuple[int, ...]:
         raise NotImplementedError
 
+    def placed(self, game: Any, event: dict) -> list[tuple[int, list[int], int]]:
+        """The cards a public ``event`` shows where they lie on the belief: ``(card, the
+        list of the game's state that holds it, its index there)``; the knowledge swaps
+        each into its place, among the cards the seat cannot place, before :meth:`follow`."""
+        return []
+
     def follow(self, game: Any, event: dict) -> None:
-        """Make the belief agree with a public ``event`` the engine produced on it too."""
+        """Make the belief agree with a public ``event`` the engine produced on it too
+        (after the cards it shows were put in place: :meth:`placed`)."""
 
     def onto_deck(self, action: tuple, after: dict) -> int | None:
         """The card ``action`` takes from the top of the deck, as the event ``after`` it
