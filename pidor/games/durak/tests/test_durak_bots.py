@@ -157,8 +157,8 @@ def test_V10_greedy_and_heuristic_know_the_trump_can_change():
 
 def test_V12_the_heuristic_keeps_a_proezdnoy_for_when_it_saves_a_take():
     # The Q♠ is the проездной; hearts are trump. Greedy covers the 8♠ with its cheapest
-    # beater, the Q♠ itself; the heuristic keeps it: a 7♥ is dear early, and taking would
-    # cost more, so it shows the проездной instead.
+    # beater, the Q♠ itself; the heuristic keeps it (as dear as the 7♥, and either is dear
+    # early): where it would take, it shows the проездной instead.
     g = durak(PerevodnoyGame, hands=["Qs 7h 9d", "8s Kc Kd Ad"], attack=["8s"], pass_card=["Qs"])
     view, honest = wire(g, 0)
     assert {"type": "show", "card": "Qs"} in honest
