@@ -37,6 +37,7 @@ class DurakText(GameText):
             "second_hidden": "under the trump card: a card face down (V10)",
             "second_trump": "the second trump: {card} (V10)",
             "reserves": "поджопники: {counts}", "pass_cards": "проездной: {cards}",
+            "shown": "shown as a проездной, still held: {list}",
         },
         "ru": {
             "attack": "{who} ходит с {card}", "attack@me": "вы ходите с {card}",
@@ -66,6 +67,7 @@ class DurakText(GameText):
             "second_hidden": "под козырем карта рубашкой вверх (V10)",
             "second_trump": "второй козырь: {card} (V10)",
             "reserves": "поджопники: {counts}", "pass_cards": "проездной: {cards}",
+            "shown": "показаны как проездной и ещё на руках: {list}",
         },
     }
     #: a bout is over
@@ -132,7 +134,7 @@ class DurakText(GameText):
 
     def _yard_lines(self, say: Say, view: dict) -> list[str]:
         """V10: the card under the trump card, face down or turned; V11: the поджопники as
-        counts; V12: the проездные."""
+        counts; V12: the проездные, and the cards shown as such that are still held."""
         w, lines = self.word, []
         if "second_trump" in view:
             turned = view["second_trump"]
@@ -142,6 +144,9 @@ class DurakText(GameText):
             lines.append(w(say, "reserves", counts=counts))
         if view.get("pass_card"):
             lines.append(w(say, "pass_cards", cards=cards(view["pass_card"])))
+        shown = [f"{say.who(s)} {cards(held)}" for s, held in enumerate(view.get("shown") or []) if held]
+        if shown:
+            lines.append(w(say, "shown", list=", ".join(shown)))
         return lines
 
     def turn(self, view: dict) -> list[int]:

@@ -317,3 +317,24 @@ def test_V10_the_belief_places_the_card_that_turns():
     assert know.belief().view(0) == t.view(0)
     for k in range(5):
         assert know.determinize(Rng(b"after", b"%d" % k)).aside == [C("Qh")]  # no longer dealt
+
+
+def test_V10_V11_V12_the_board_says_them_in_both_languages():
+    from pidor.games.durak.text import TEXT
+    from pidor.games.text import Say
+
+    g = new(PerevodnoyGame, ["6c 7c 8c 9c Tc Jc", "Qs 6h 7h 8h 9h Th", "6d 7d 8d 9d Td Jd"],
+            reserves=["Ac Kc", "Ah Kh", "As Ks"], trump="Ad", aside="Qh", two_trumps=True, reserve=2,
+            pass_card=["Qs"])
+    act(g, 0, "attack", "Jc")
+    act(g, 1, "show", "Qs")
+    board = {lang: "\n".join(TEXT.board(Say(lang, lambda s: f"p{s}", 2), g.view(2))) for lang in ("ru", "en")}
+    assert "под козырем карта рубашкой вверх" in board["ru"] and "a card face down" in board["en"]
+    assert "поджопники: p0 2, p1 2, p2 2" in board["ru"] and "поджопники: p0 2, p1 2, p2 2" in board["en"]
+    assert "проездной: Q♠" in board["ru"] and "ещё на руках: p1 Q♠" in board["ru"] and "still held: p1 Q♠" in board["en"]
+    assert "Qh" not in board["ru"] + board["en"] and "Q♥" not in board["ru"] + board["en"]
+    turned = TEXT.event(Say("ru", str), {"type": "trump_turned", "card": "Qh", "trump": "h"})
+    assert turned == "колода кончилась: открыта Q♥, теперь козырь ♥"
+    up = {"type": "reserve", "seat": 2, "count": 2, "cards": ["As", "Ks"]}
+    assert TEXT.event(Say("ru", lambda s: f"p{s}", 2), up) == "вы берёте поджопники: A♠ K♠"
+    assert TEXT.event(Say("en", lambda s: f"p{s}", 0), {**up, "cards": None}) == "p2 takes up 2 поджопники"
