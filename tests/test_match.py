@@ -8,7 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from pidor.cards import card_code
+from pidor.cards import deck as full_deck
 from pidor.gamelog.reader import read_log
+from pidor.games import GAME_IDS, spec
 from pidor.gamelog.verify import verify
 from pidor.match import run_match
 from pidor.match.command import match
@@ -110,6 +113,16 @@ def test_text_summary_and_bad_options():
         assert r.exit_code == 2 and "Traceback" not in r.output, (bad, r.output)
     r = runner.invoke(match, ["--entrant", "a=builtin:random", "--entrant", "a=builtin:random"])
     assert r.exit_code == 2 and "two entrants are named 'a'" in r.output
+
+
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if any(o.kind == "cards" for o in spec(g).options)])
+def test_the_text_summary_writes_a_cards_option_as_it_is_typed(game):
+    """``--opt KEY=Qs,6h`` comes back as ``KEY=Qs,6h`` (a list of cards, not a Python list)."""
+    option = next(o for o in spec(game).options if o.kind == "cards")
+    cards = ",".join(card_code(c) for c in full_deck(spec(game).decks[0])[:2])
+    r = CliRunner().invoke(match, ["--game", game, "--games", "1", "--seed", "x", "--opt", f"{option.name}={cards}"])
+    assert r.exit_code == 0, r.output
+    assert f", {option.name}={cards}," in r.output.splitlines()[0]
 
 
 def test_concurrency_1_and_2_give_the_same_json_and_logs(tmp_path):

@@ -12,6 +12,8 @@ show; a game's :class:`Belief` says
 * :meth:`Belief.from_hand`: which cards an action takes from the actor's hand;
 * :data:`Belief.HAND_EVENTS`: events whose private ``cards`` came into the seat's hand (at
   its end, in order: a draw, a prikup);
+* :meth:`Belief.placed`: the cards a public event turns face up where they lie (a card set
+  aside face down, turned);
 * :meth:`Belief.follow`: what a public event says that the engine cannot know on the
   belief (who leads when that hangs on hidden hands; a trump a rebuilt belief missed; a
   card turned face up), and which cards it has thereby put in place;
@@ -60,9 +62,16 @@ class Belief:
     def from_hand(self, action: tuple) -> tuple[int, ...]:
         raise NotImplementedError
 
+    def placed(self, game: Any, event: dict) -> list[tuple[int, list[int], int]]:
+        """The cards a public ``event`` shows where they lie on the belief: ``(card, the
+        list of the game's state that holds it, its index there)``; the knowledge swaps
+        each into its place, among the cards the seat cannot place, before :meth:`follow`."""
+        return []
+
     def follow(self, game: Any, event: dict) -> set[int] | None:
-        """Make the belief agree with a public ``event`` the engine produced on it too; the
-        cards it put in the places the event shows (no longer unknown to the seat), if any."""
+        """Make the belief agree with a public ``event`` the engine produced on it too (after
+        the cards it shows where they lie were put in place: :meth:`placed`); the cards it put
+        in place itself (no longer unknown to the seat), if any."""
 
     def onto_deck(self, action: tuple, after: dict) -> int | None:
         """The card ``action`` takes from the top of the deck, as the event ``after`` it

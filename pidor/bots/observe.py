@@ -8,8 +8,9 @@ seat cannot place, in some order. It starts from a view (a ``snapshot``'s, or
 ``action`` event is played on the belief table (``act``), and ``window_closed``, ``call``,
 ``vote``, ``abstain``, ``verdict`` and ``bito_timeout`` become the table calls that made
 them. Before a card is used, it is swapped into place among the unknown cards: the card a
-player lays was in his hand, the card drawn face up (P9) was on top of the deck, the
-cards dealt to this seat are the ones its private events name. No rule is written twice:
+player lays was in his hand, the card drawn face up (P9) was on top of the deck, a card
+turned face up lay where the game's belief says (``Belief.placed``), the cards dealt to
+this seat are the ones its private events name. No rule is written twice:
 the engine judges the belief as it judges the real table.
 
 Because no rule in ``pidor.engine.rules`` depends on a hidden card (each is judged from
@@ -244,6 +245,12 @@ class Knowledge:
         elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
             self._unknown.discard(parse_card(e["card"]))
         else:
+            for card, cards, i in self._cards.placed(game, e):
+                if cards[i] != card:
+                    if card not in self._unknown:
+                        raise BeliefLost(f"{card_code(card)} was shown, but the seat saw it elsewhere")
+                    self._swap(game, card, cards[i])
+                self._unknown.discard(card)
             placed = self._cards.follow(game, e)
             if placed:
                 self._unknown.difference_update(placed)

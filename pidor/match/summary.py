@@ -37,7 +37,8 @@ def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
 
 def summary_text(summary: dict, logs: list[str], seconds: float | None = None) -> str:
     s = summary
-    changed = [f"{k}={str(v).lower() if type(v) is bool else v}" for k, v in s.items()
+    changed = [f"{k}={str(v).lower() if type(v) is bool else ','.join(v) if type(v) is list else v}"
+               for k, v in s.items()
                if k in game_class(s["game"]).DEFAULTS and k not in ("players", "deck")
                and v != game_class(s["game"]).DEFAULTS[k]]  # the options that differ from the game's own
     lines = [f"{s['game']}: {s['players']} players, deck {s['deck']}" + "".join(f", {c}" for c in changed)

@@ -266,6 +266,7 @@ HELP = {
   «пидор» deal:   draw · move SEAT · lay SEAT · keep
   «пидор» tricks: lead CARD · beat CARD [TARGET] · take [INDEX] · close
   durak:          attack CARD · cover CARD [TARGET] · transfer CARD · bito · take
+                  show CARD (a проездной, V12) · reserve (take up your поджопники, V11)
   payments:       give CARD
   N               play option N of your turn's list
   in a call window:  !  «пидор!» at once · space  let it go at once (or just wait)
@@ -279,6 +280,7 @@ Any action your hands can do is accepted, honest or not: a cheat may be called."
   пидор, раздача:  draw · move МЕСТО · lay МЕСТО · keep
   пидор, розыгрыш: lead КАРТА · beat КАРТА [НОМЕР] · take [НОМЕР] · close
   дурак:           attack КАРТА · cover КАРТА [НОМЕР] · transfer КАРТА · bito · take
+                   show КАРТА (проездной, V12) · reserve (взять поджопники, V11)
   расплата:        give КАРТА
   N                сыграть вариант N из списка вашего хода
   в окне крика:    !  «пидор!» сразу · пробел  пропустить сразу (или просто ждать)
