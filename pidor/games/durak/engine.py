@@ -554,6 +554,8 @@ class DurakGame(DurakState, YardVariants, Game):
             self._show(action[1])
             self.bito = [False] * self.players
             self._pass_on(events)
+            if self.T13:
+                self.units.step()  # T13: shows add no card, so a bout of them may never end
             return events
         self._lay(seat, kind, action, events)
         return events
@@ -642,6 +644,11 @@ class DurakGame(DurakState, YardVariants, Game):
             self._raise(events)
         if not self.deck:
             self._leave(events)
+        if self.ended is None and self.units.due:  # T13: a show's position, once its window closed
+            reason = self.units.record(self.position() + (tuple(self.attack), tuple(self.cover)), self.limits)
+            if reason is not None:
+                self._stall(reason, events)
+                return events
         if self.ended is None:
             if not self.attack:
                 return events

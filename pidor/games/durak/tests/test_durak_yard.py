@@ -232,6 +232,21 @@ def test_V12_a_proezdnoy_shown_transfers_whatever_the_ranks_and_stays_in_the_han
         g.check(1, ("show", C("Qs")))
 
 
+def test_V12_T13_players_who_pass_the_attack_round_by_their_proezdnye_end_in_a_draw():
+    """A show lays no card, so shows may go round for ever (a seat that plays two places of a
+    team passes to itself); T13: the position after each show counts, and it repeats."""
+    g = perevodnoy(["Qc 7c 8c 9c Tc Jc", "Qs 6h 7h 8h 9h Th", "Qh 7d 8d 9d Td Jd"], pass_card=["Qs", "Qh", "Qc"])
+    act(g, 0, "attack", "Jc")
+    seat, shows = 1, 0
+    while g.result is None:
+        assert shows < 20, "the shows never end"
+        act(g, seat, "show", {1: "Qs", 2: "Qh", 0: "Qc"}[seat])
+        g.advance()
+        seat, shows = (seat + 1) % 3, shows + 1
+    assert g.result["draw"] and g.result["stalled"] == "repetition"
+    assert shows == 7  # the position after the 1st show is seen again after the 4th and the 7th
+
+
 def test_V12_a_proezdnoy_shown_with_a_covered_card_on_the_table_is_cheating():
     """As a transfer (D7, D10): after a card was covered it is махлёж (D7c)."""
     g = perevodnoy(["6c 6d 8c 9c Tc Jc", "Qs 7c 7h 8h 9h Th", "7d 8d 9d Td Jd As"])
