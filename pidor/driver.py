@@ -193,6 +193,9 @@ class TableSeat(Observation):
     def events(self) -> list[dict]:
         return self.knowledge.events()
 
+    def events_from(self, start: int) -> list[dict]:
+        return self.knowledge.events(start)
+
     @property
     def honest(self) -> WireActions:
         honest = self._honest

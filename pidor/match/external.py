@@ -71,6 +71,7 @@ from ..server.store import Store
 from .entrants import Entrant
 from .launch import Program, Stderr, launch
 from .play import Setup
+from .runner import DEFAULT_MOVE_TIME
 from .record import (
     count_events,
     finish_record,
@@ -86,8 +87,6 @@ __all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "
 
 log = logging.getLogger(__name__)
 
-#: Seconds for each action when ``--move-time`` is not given.
-DEFAULT_MOVE_TIME = 5.0
 #: Seconds a bot has to connect and sit before its game starts without it.
 CONNECT_TIME = 30.0
 #: While the runner waits for a bot to come, it says so every this many seconds.

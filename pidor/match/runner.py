@@ -1,6 +1,8 @@
 """A match from start to summary: entrants and schedule, then every game not yet played
-(in-process through :mod:`pidor.match.pool`, or on a local server when an entrant is an
-external program, :mod:`pidor.match.external`), one record each (:mod:`pidor.match.record`),
+(in-process through :mod:`pidor.match.pool`; with ``stdio:`` bots, by threads of this
+process, :mod:`pidor.match.stdio`; or on a local server when an entrant is an external
+program, :mod:`pidor.match.external`, where a ``stdio:`` bot plays through ``pidor
+bridge``), one record each (:mod:`pidor.match.record`),
 appended to ``--results``; the summary is computed from all the records in game order, so
 it is the same however the games were spread, and after ``--resume``.
 
@@ -12,17 +14,21 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from ..bots.specs import check_plays
 from ..engine.table import table_options
+from ..stdio import bridge_command
+from ..stdio.seat import Clock
 from .entrants import Entrant, name_entrants, parse_entrant
+from .launch import literal
 from .play import Setup
 from .pool import play_all
 from .record import match_base, server_seed
 from .schedule import Game, schedule
+from .stdio import play_threads, stderr_files
 from .stats import Sprt, SprtTest
 from .summary import match_summary
 
@@ -30,6 +36,9 @@ __all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MAX_FORFEITS", "MatchErr
            "MatchInterrupted", "read_results"]
 
 DEFAULT_SPEC = "builtin:random"
+#: Seconds for each action of a bot program (``stdio:``, ``cmd:``, ``tcp:``) when
+#: ``--move-time`` is not given.
+DEFAULT_MOVE_TIME = 5.0
 #: An entrant that forfeits this many games in a row from its first stops the match.
 MAX_FORFEITS = 3
 
@@ -253,10 +262,15 @@ def run_match(
     try:
         entrants = name_entrants(entrants)
         for e in entrants:  # a policy that does not play the game is refused at once
-            if not e.external:
+            if e.kind in ("builtin", "py"):
                 check_plays(e.params, game)
     except ValueError as e:
         raise MatchError(str(e)) from None
+    if any(e.external for e in entrants):  # a stdio: bot at the match's server plays through pidor bridge
+        entrants = [replace(e, kind="cmd", argv=tuple(map(literal, bridge_command(e.argv))))
+                    if e.kind == "stdio" else e for e in entrants]
+    elif ray is not None and any(e.kind == "stdio" for e in entrants):
+        raise MatchError("stdio: bots play in this process: --ray plays built-in and py: entrants only")
     seat_seeds = list(seat_seeds or [])
     if len(seat_seeds) > n:
         raise MatchError(f"{len(seat_seeds)} seat seeds for {n} players")
@@ -296,9 +310,21 @@ def run_match(
             stderr = play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
                                    stderr_dir=stderr_dir, listen=listen)
         else:
-            for record in play_all(setup, todo, concurrency, ray):
-                if played(record):
-                    break
+            if any(e.kind == "stdio" for e in entrants):
+                clock = clock or TimeControl()
+                stderr = stderr_files(entrants, stderr_dir)
+                games_done = play_threads(setup, todo, concurrency, Clock(clock.move or DEFAULT_MOVE_TIME, clock.game),
+                                          stderr)
+            else:
+                games_done = play_all(setup, todo, concurrency, ray)
+            try:
+                for record in games_done:
+                    if played(record):
+                        break
+            finally:
+                games_done.close()
+                for err in stderr.values():
+                    err.close()
     except BaseException as e:
         if _interrupted(e):
             raise MatchInterrupted(len(done), len(plan), results) from None
