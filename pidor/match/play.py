@@ -83,11 +83,13 @@ def play(setup: Setup, game: Game, stable: Stable | None = None) -> dict:
     def count(events: list[dict]) -> None:
         count_events(record, events)
 
-    count(rec.start())
+    started = rec.start()
+    count(started)
     # Without a log, skip the recorder; a stdio bot's stand-in needs it (its actions: auto, T9).
     target = rec if path is not None or stdio else table
     try:
-        actions = play_game(target, bots, Rng(driver_key(setup.base, game.index), b"driver"), on_events=count)
+        actions = play_game(target, bots, Rng(driver_key(setup.base, game.index), b"driver"), on_events=count,
+                            started=started)
     except GameTooLong:
         rec.close(aborted="the game did not end within the step bound")
         raise

@@ -135,6 +135,9 @@ def _policy(command: tuple[str, ...]):
         bot = StdioBot.launch(BotProgram(argv))  # (its stderr is ours)
     except Failed as e:
         raise click.ClickException(f"the bot did not start ({e.reason}): {e.detail}") from None
+    hello = bot.hello
+    _say(f"the bot runs (pid {bot.program.pid}: {shlex.join(argv)}); it says it is {hello.name or 'nameless'}, "
+         f"{'calls' if hello.calls else 'never calls'}, {'may cheat' if hello.cheats else 'plays honestly'}")
     return StdioPolicy(0, None, bot, Clock(MOVE_TIME))
 
 

@@ -78,6 +78,7 @@ class BotProgram:
         self.stderr = stderr
         self.process: subprocess.Popen | None = None
         self.ended = False
+        self._exit_fd: int | None = None  # readable once it has exited (a pidfd; None: not Linux 5.3+)
         self._buffer = b""
         self._pump: threading.Thread | None = None
         self._lock = threading.Lock()  # end() and kill() (from another thread)
@@ -96,6 +97,10 @@ class BotProgram:
         except OSError as e:
             raise Failed("absent", f"cannot start {self.argv[0]!r}: {e.strerror or e}") from None
         os.set_blocking(self.process.stdin.fileno(), False)
+        try:
+            self._exit_fd = os.pidfd_open(self.process.pid)
+        except (AttributeError, OSError):
+            pass
         if self.stderr is not None:
             self._pump = threading.Thread(target=self._read_stderr, args=(self.process.stderr,), daemon=True)
             self._pump.start()
@@ -134,7 +139,10 @@ class BotProgram:
         return self.read(deadline)
 
     def read(self, deadline: float) -> bytes:
+        """One line (without its newline) by ``deadline``; a bot that exits is found at once,
+        even if what it forked keeps its stdout open."""
         fd = self.process.stdout.fileno()
+        watched = [fd] if self._exit_fd is None else [fd, self._exit_fd]
         while True:
             cut = self._buffer.find(b"\n")
             if cut >= 0:
@@ -143,8 +151,11 @@ class BotProgram:
             if len(self._buffer) > MAX_ANSWER:
                 raise Failed("garbage", f"it wrote a line of more than {MAX_ANSWER} bytes")
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            ready = select.select(watched, [], [], left)[0] if left > 0 else []
+            if not ready:
                 raise Failed("timeout", "it gave no answer in time")
+            if fd not in ready:  # (it exited; nothing more to read now)
+                raise Failed("crash", self._gone("exited"))
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise Failed("crash", self._gone("closed its stdout"))
@@ -204,6 +215,8 @@ class BotProgram:
             self._killpg()
             p.wait()
             self.ended = True
+        if self._exit_fd is not None:
+            os.close(self._exit_fd)
         for pipe in (p.stdin, p.stdout):
             try:
                 pipe.close()
