@@ -214,7 +214,8 @@ def test_a_silent_bot_forfeits_when_its_time_runs_out(tmp_path, limit, reason):
 
 
 def test_a_bot_that_cannot_start_stops_the_match_with_exit_3(tmp_path):
-    r = invoke(tmp_path, "--players", "2", "--games", "10", "--entrant", f"gone=stdio:{tmp_path / 'no-such-bot'}")
+    r = invoke(tmp_path, "--players", "2", "--games", "10", "--entrant", f"gone=stdio:{tmp_path / 'no-such-bot'}",
+               "--report-every", "0")
     assert r.exit_code == 3, r.output
     [line] = r.stderr.splitlines()
     assert line.startswith("Error: stopped: gone forfeited its first 3 games (absent 3); its stderr (") and (

@@ -6,12 +6,13 @@ import random
 import sys
 
 rng = random.Random()
+CALLS = "--never-call" not in sys.argv  # (never: the host passes every call window for it)
 
 
 def answer(msg):
     kind = msg["type"]
     if kind == "hello":
-        return {"name": "bot.py", "calls": True, "cheats": False}
+        return {"name": "bot.py", "calls": CALLS, "cheats": False}
     if kind in ("turn", "pay"):  # the honest options come first: msg["honest"] of them
         return None if msg["may_wait"] else rng.randrange(msg["honest"])
     if kind == "window":  # the rules the action visibly broke, judged on what this seat saw
