@@ -53,6 +53,7 @@ def test_stdio_bots_play_through_the_bridge_at_a_match_with_a_cmd_entrant(tmp_pa
         log = read_log(record["log"])
         assert verify(log, record["log"]).ok
         assert [s["kind"] for s in log.header["seats"]] == ["human"] * 3  # (all over the protocol)
+        assert all(turns > 0 and 0 <= longest <= seconds for turns, seconds, longest in record["time"])
     said = (tmp_path / "logs" / "py.stderr").read_text()
     assert "pidor bridge: the bot runs (pid " in said and "game 1 over" in said
 
