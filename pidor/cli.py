@@ -18,7 +18,7 @@ COMMANDS = {
                   "Rank entrants from game logs and match results files."),
     "replay": ("pidor.gamelog.commands", "replay", "Show a logged game as text, action by action."),
     "verify": ("pidor.gamelog.commands", "verify", "Verify game logs: hash chain, deal, every consequence."),
-    "export": ("pidor.gamelog.commands", "export", "Export a game log as JSON Lines."),
+    "export": ("pidor.gamelog.commands", "export", "Export game logs: JSON Lines, rows of results (csv), text."),
     "conform": ("pidor.conform", "conform", "Check a bot in any language against the protocol."),
     "bridge": ("pidor.stdio.bridge", "bridge", "Play a local bot (stdio: or py:) at a server until stopped."),
     "games": ("pidor.games.command", "games", "List the games, their options and clocks, and who plays them."),

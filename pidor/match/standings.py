@@ -27,7 +27,7 @@ from pathlib import Path
 import click
 
 from ..gamelog.format import CHUNK
-from ..gamelog.reader import looks_like_jsonl, open_file, sniff, unreadable, walk
+from ..gamelog.reader import first_json, is_log, looks_like_jsonl, open_file, unreadable, walk
 from ..gamelog.verify import verify_file
 from ..games import GAME_IDS
 from .record import count_events, finish_record, new_record
@@ -137,24 +137,11 @@ def check_record(rec) -> str | None:
 
 def _kind(data: bytes) -> str | None:
     """``log``, ``results`` or ``None`` for a file whose first bytes are ``data`` and that is
-    neither (an empty file too: a bot's empty stderr beside the logs, more likely than a log
-    cut before its header)."""
-    if not data:
-        return None
-    if sniff(data) == "msgpack":
+    neither (an empty file too: :func:`~pidor.gamelog.reader.is_log`)."""
+    if is_log(data):
         return "log"
-    if not looks_like_jsonl(data):
-        return None
-    first = data.lstrip(b" \t\r\n\xef\xbb\xbf").split(b"\n", 1)[0]
-    try:
-        obj = json.loads(first)
-    except ValueError:
-        return None
-    if isinstance(obj, dict) and obj.get("kind") == "header":
-        return "log"
-    if isinstance(obj, dict) and "seating" in obj:
-        return "results"
-    return None
+    first = first_json(data) if looks_like_jsonl(data) else None
+    return "results" if isinstance(first, dict) and "seating" in first else None
 
 
 def _results(path: Path) -> list[dict]:
