@@ -78,6 +78,7 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 @click.option("--seat", "specs", multiple=True, metavar="SPEC",
               help="An entrant for the next seat: builtin:random[:cheat=P,attention=P,false_call=P,acquit=P], "
                    "py:MODULE:CLASS[:k=v,...] (your pidor.bots.Policy subclass, in-process), "
+                   "stdio:COMMAND LINE (a program that answers JSON lines on stdin and stdout: protocol/STDIO.md), "
                    "cmd:COMMAND LINE (an external program; placeholders {host} {port} {table} {seat} {token}) "
                    "or tcp:TOKEN (a running bot that connects with this token).")
 @click.option("--entrant", "named", multiple=True, metavar="NAME=SPEC",
@@ -123,6 +124,12 @@ def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, n
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
     --concurrency.
+
+    \b
+    A stdio: bot (protocol/STDIO.md) reads one JSON line per decision on stdin and answers
+    one line on stdout; it plays in this process (through pidor bridge at the local server
+    when a cmd: or tcp: entrant plays too). While the match runs, a line on stderr every
+    --report-every games: the pace, the ETA, the standings so far, the SPRT, the forfeits.
 
     \b
     A cmd: program gets PIDOR_HOST, PIDOR_PORT, PIDOR_TABLE, PIDOR_SEAT and PIDOR_TOKEN in

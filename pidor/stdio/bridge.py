@@ -106,6 +106,13 @@ def create_options(text: str) -> dict:
     return out
 
 
+def _create(ctx, param, text: str | None) -> dict | None:
+    try:
+        return None if text is None else create_options(text)
+    except ValueError as e:
+        raise click.BadParameter(str(e)) from None
+
+
 def _server(text: str | None) -> tuple[str, int]:
     env = os.environ
     if text is None:
@@ -149,7 +156,7 @@ def _policy(command: tuple[str, ...]):
                                              "[default: PIDOR_TOKEN].")
 @click.option("--name", default=None, help="A new player's name [default: the bot's, from its hello].")
 @click.option("--table", type=click.IntRange(1), default=None, help="Join this table.")
-@click.option("--create", "create", default=None, metavar="KEY=VALUE,...",
+@click.option("--create", "create", default=None, metavar="KEY=VALUE,...", callback=_create,
               help="Create a table and host it: game=, players=, bots= (built-in bots), the clocks "
                    "(call_window=, turn_timeout=...) and the game's options, e.g. game=podkidnoy,players=3,bots=2.")
 def bridge(command, server, token, name, table, create) -> None:
@@ -177,12 +184,7 @@ def bridge(command, server, token, name, table, create) -> None:
     if token is not None and name is not None:
         raise click.UsageError("--token and --name do not go together: a token's player has a name")
     host, port = _server(server)
-    options = None
-    if create is not None:
-        try:
-            options = create_options(create)
-        except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--create") from None
+    options = create
     policy = _policy(command)
     try:
         if options is not None and isinstance(policy, str):
