@@ -224,12 +224,14 @@ def test_a_bot_that_cannot_start_stops_the_match_with_exit_3(tmp_path):
 
 def test_ctrl_c_ends_a_stdio_match_and_its_bots_with_one_line(tmp_path):
     """Exit 130, the one line of Ctrl-C, and the bot (whose pid it told through a FIFO,
-    read here: no clock) has ended."""
+    read here: no clock) has ended; the game under way is cut off, not played out by a
+    stand-in as if the bot had crashed."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "pidor.cli", "match", "--players", "2", "--games", "100000",
-                             "--seat", f"{BAD}play {fifo}", "--results", str(tmp_path / "r.jsonl"), "--seed", "c"],
+                             "--seat", f"{BAD}play {fifo}", "--results", str(tmp_path / "r.jsonl"), "--seed", "c",
+                             "--stderr", str(tmp_path / "err")],
                             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         with open(fifo, encoding="utf-8") as f:
@@ -245,3 +247,4 @@ def test_ctrl_c_ends_a_stdio_match_and_its_bots_with_one_line(tmp_path):
     assert re.fullmatch(r"interrupted after \d+ of 100000 games; continue with --resume \S+ --seed c and the same "
                         r"other options\n", err), err
     assert ended(bot)
+    assert "forfeits" not in (tmp_path / "err" / "fifo.stderr").read_text()

@@ -12,8 +12,9 @@ process, by ``--concurrency`` threads, each with a :class:`Stable` of bots of it
   :data:`~pidor.match.runner.DEFAULT_MOVE_TIME`) for each answer, ``--game-time`` for
   all of a game's.
 * Records come out as games end (in any order); on Ctrl-C (``KeyboardInterrupt`` in the
-  main thread) every bot is killed at once, the games under way are dropped and every
-  thread is joined before the interrupt goes on.
+  main thread) every bot is killed at once, the games under way are cut off (their logs
+  left unfinished, as a killed worker's: no stand-in plays them out) and every thread is
+  joined before the interrupt goes on.
 
 The engine is pure Python, so the threads share one core for it; the bots are processes
 of their own, and a thread waiting on one lets the others run.
@@ -35,7 +36,11 @@ from .entrants import Entrant
 from .launch import Stderr
 from .schedule import Game
 
-__all__ = ["Stable", "play_threads", "stderr_files"]
+__all__ = ["Stable", "Stopped", "play_threads", "stderr_files"]
+
+
+class Stopped(Exception):
+    """The match was interrupted: the game under way is cut off, not played out."""
 
 
 def stderr_files(entrants: Iterable[Entrant], directory) -> dict[str, Stderr]:
@@ -94,6 +99,10 @@ class Stable:
             policy.bot.program.end()
 
     def forfeited(self, e: Entrant, index: int, seat: int, reason: str, detail: str) -> None:
+        """Say why in the entrant's stderr; :class:`Stopped` if the bot failed because the
+        match was interrupted (then nobody forfeits)."""
+        if self.killed:
+            raise Stopped
         self.stderr[e.name].write(f"pidor match: game {index + 1}, seat {seat}: forfeits ({reason}): {detail}\n"
                                   .encode())
 
