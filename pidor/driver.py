@@ -193,6 +193,9 @@ class TableSeat(Observation):
     def events(self) -> list[dict]:
         return self.knowledge.events()
 
+    def events_from(self, start: int) -> list[dict]:
+        return self.knowledge.events(start)
+
     @property
     def honest(self) -> WireActions:
         honest = self._honest
@@ -257,7 +260,9 @@ class Driver:
     once moves first (durak, D3): the same seeds give the same game (T10). ``on_events``
     receives the events of every table call the driver makes (the server's table emits
     them itself); ``actions`` counts the game actions; ``refused`` the policies' actions
-    refused (by the table, or a stand-in's that is not an honest option)."""
+    refused (by the table, or a stand-in's that is not an honest option). ``started``: the
+    events that started the table's game, when it has started already (the seats'
+    events begin with them)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
                  "public", "_listeners", "_local", "_calling", "_silent")
@@ -270,6 +275,7 @@ class Driver:
         on_events: Callable[[list[Event]], None] | None = None,
         *,
         watch: bool = True,
+        started: Sequence[Event] = (),
     ) -> None:
         self.table = table
         self.policies = policies
@@ -292,7 +298,7 @@ class Driver:
         self._silent = (self._listeners is not None
                         and not any(p is None or p.may_call() for p in policies))
         if table.game is not None:
-            self._restart([])
+            self._restart(list(started))
 
     def observation(self, seat: int) -> Observation:
         """The seat's observation now (its honest options computed afresh)."""

@@ -24,7 +24,7 @@ SPEC = "builtin:random:cheat=0.1,attention=0.5,false_call=0.01"
 def run(*args: str) -> dict:
     r = CliRunner().invoke(match, [*args, "--json"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(r.stdout)
 
 
 @pytest.mark.parametrize("game,deck", [("pidor", "52"), ("podkidnoy", "36"), ("perevodnoy", "52")])
@@ -176,7 +176,7 @@ def test_resume_after_a_kill_gives_the_same_summary(tmp_path):
     r = CliRunner().invoke(match, ["--games", "8", "--seed", "resume", *["--seat", SPEC] * 4, "--resume", str(path),
                                    "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output) == whole.summary
+    assert json.loads(r.stdout) == whole.summary
     assert path.read_text() == (tmp_path / "whole.jsonl").read_text()
     # Another match's file is refused, and changes nothing.
     before = path.read_bytes()

@@ -93,12 +93,12 @@ def test_rating_is_openskill_plackett_luce_over_the_finishing_order():
         new = model.rate(teams, ranks=places(g))
         for name, [r] in zip(g["seating"], new):
             ratings[name] = r
-    s = summarize(GAMES)
+    s = summarize(GAMES, rank_by="rating")
     for e in s["entrants"]:
         r = ratings[e["name"]]
         assert (e["mu"], e["sigma"]) == (round(r.mu, 4), round(r.sigma, 4))
         assert e["rating"] == round(r.mu - 3 * r.sigma, 4)
-    # sorted by rating, best first: X (1st, 3rd, 3rd) is above W (4th, 2nd, 3rd)
+    # ranked by rating, best first: X (1st, 3rd, 3rd) is above W (4th, 2nd, 3rd)
     names = [e["name"] for e in s["entrants"]]
     assert names.index("X") < names.index("W")
     ratings_ = [e["rating"] for e in s["entrants"]]

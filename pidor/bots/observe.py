@@ -111,10 +111,10 @@ class Knowledge:
         if self._gave:
             self._gave.pop()
 
-    def events(self) -> list[dict]:
-        """This game's events as the seat saw them (projected)."""
+    def events(self, start: int = 0) -> list[dict]:
+        """This game's events as the seat saw them (projected), from the ``start``-th on."""
         seat = self.seat
-        return [project(e, seat) for e in self._events]
+        return [project(e, seat) for e in self._events[start:]]
 
     # ------------------------------------------------------------------ answers
 
