@@ -122,7 +122,7 @@ def test_the_text_summary_writes_a_cards_option_as_it_is_typed(game):
     cards = ",".join(card_code(c) for c in full_deck(spec(game).decks[0])[:2])
     r = CliRunner().invoke(match, ["--game", game, "--games", "1", "--seed", "x", "--opt", f"{option.name}={cards}"])
     assert r.exit_code == 0, r.output
-    assert f", {option.name}={cards}," in r.output.splitlines()[0]
+    assert f", {option.name}={cards}," in r.stdout.splitlines()[0]  # (interim lines go to stderr)
 
 
 def test_concurrency_1_and_2_give_the_same_json_and_logs(tmp_path):
