@@ -18,7 +18,9 @@ show; a game's :class:`Belief` says
   the event after it (a face-up draw: :meth:`Belief.onto_deck`; a play turned face up), to
   be put in place before it is played;
 * :meth:`Belief.hidden`: another seat's action whose cards this seat was not shown (laid
-  face down): the engine action the belief plays for it.
+  face down): the engine action the belief plays for it;
+* :meth:`Belief.weigh`: a deal of the unplaced cards reshaped by what the players said of
+  them (a searching policy's determinization).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..engine.game import Game
+from ..engine.seeds import Rng
 
 __all__ = ["Belief", "BeliefLost", "fill"]
 
@@ -76,6 +79,12 @@ class Belief:
         default the card it takes from the top of the deck (:meth:`onto_deck`)."""
         card = self.onto_deck(action, after)
         return [] if card is None or not game.deck else [(game.deck[-1], card)]
+
+    def weigh(self, game: Any, rng: Rng, hidden: list[tuple[list[int], int]]) -> None:
+        """Reshape a deal of the cards the seat cannot place, dealt at random into their
+        ``hidden`` places (``(list, index)``), by what the players said of them (a claim
+        about cards laid face down), swapping cards among those places only. By default
+        nothing: every deal is as likely."""
 
     def hidden(self, game: Any, seat: int, data: dict, unknown: set[int]) -> tuple | None:
         """The engine action to play on the belief for ``data``, an action of ``seat``

@@ -60,7 +60,7 @@ class Knowledge:
     ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
     each event once for every seat, and nobody calls ``feed``)."""
 
-    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
+    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave", "_before")
 
     def __init__(self, seat: int | None, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
@@ -71,6 +71,7 @@ class Knowledge:
         self._view: Any = None  # the view to build the belief from, until it is built
         self._unknown: set[int] = set()
         self._gave: list[int] = []  # the cards this seat paid with, in order (its events do not show them)
+        self._before: set[int] | None = None  # the unknown cards before the last action, if it was hidden
         found = part(rules["game"], "belief")
         #: What the game's folder says about where cards lie (``None``: the game has no
         #: belief, so the seat's knowledge answers as if nothing was seen).
@@ -87,6 +88,7 @@ class Knowledge:
             self._events[:] = events
         self._done = len(self._events)
         self._gave = []
+        self._before = None
         self._table, self._view = None, view
 
     def _build(self) -> None:
@@ -179,8 +181,9 @@ class Knowledge:
 
     def determinize(self, rng: Rng) -> Game | None:
         """An engine game consistent with everything the seat has seen: the cards it cannot
-        place are dealt at random (``rng``) into the hidden slots, everything else is as
-        seen. ``None`` when the belief is lost."""
+        place are dealt at random (``rng``) into the hidden slots (and then weighed by what
+        the players said, :meth:`Belief.weigh`), everything else is as seen. ``None`` when
+        the belief is lost."""
         t = self.belief()
         if t is None or t.game is None:
             return None
@@ -192,6 +195,7 @@ class Knowledge:
             deal[k], deal[j] = deal[j], deal[k]
         for (cards, i), c in zip(slots, deal):
             cards[i] = c
+        self._cards.weigh(game, rng, slots)
         return game
 
     # ------------------------------------------------------------------ the belief's moves
@@ -202,6 +206,7 @@ class Knowledge:
             game = t.game
             seat = e["seat"]
             data = e["action"]
+            self._before = None
             if data.get("type") == "give" and "card" not in data:
                 if seat == self.seat and self._gave and self._gave[0] in game.hands[seat]:
                     data = {"type": "give", "card": card_code(self._gave.pop(0))}
@@ -223,7 +228,7 @@ class Knowledge:
             self._unknown.difference_update(card for _, card in shown)
         elif kind == "window_closed" or kind == "verdict" or kind == "bito_timeout":
             if kind != "verdict" or t.court is not None:
-                t.tick(0.0)
+                self._undone(t.tick(0.0))
         elif kind == "call":
             w = t.window
             if w is not None and not w.violations and after is not None and after["type"] == "court":
@@ -231,11 +236,17 @@ class Knowledge:
                 w.violations = [r["id"] for r in after["rules"]]
             t.answer(e["caller"], True, 0.0)
         elif kind == "vote":
-            t.vote(e["seat"], e["guilty"], 0.0)
+            self._undone(t.vote(e["seat"], e["guilty"], 0.0))
         elif kind == "abstain":
-            t.abstain(e["seat"], 0.0)
+            self._undone(t.abstain(e["seat"], 0.0))
         else:
             self._reveal(e)
+
+    def _undone(self, events: list[dict]) -> None:
+        """A court undid the action: an action hidden from the seat takes back with it what
+        the seat stopped knowing (:meth:`_play_hidden`)."""
+        if self._before is not None and any(e["type"] == "undo" for e in events):
+            self._unknown, self._before = self._before, None
 
     def _reveal(self, e: dict) -> None:
         """A consequence already played on the belief: put the cards it shows this seat
@@ -268,6 +279,7 @@ class Knowledge:
         self._into_hand(game, seat, action)
         before = game.snapshot()
         t.act(seat, action, 0.0)
+        self._before = set(self._unknown)
         self._unknown.update(game.hands[seat])
         self._unknown.update(self._cards.from_hand(action))
         w = t.window
