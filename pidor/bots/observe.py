@@ -234,7 +234,7 @@ class Knowledge:
             if w is not None and not w.violations and after is not None and after["type"] == "court":
                 # a rule broken out of this seat's sight (cards laid face down): the court says which
                 w.violations = [r["id"] for r in after["rules"]]
-            t.answer(e["caller"], True, 0.0)
+            self._undone(t.answer(e["caller"], True, 0.0))  # (a court with no voters decides at once)
         elif kind == "vote":
             self._undone(t.vote(e["seat"], e["guilty"], 0.0))
         elif kind == "abstain":
