@@ -32,11 +32,10 @@ from ...engine import payments
 from ...engine.game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
 from ...engine.options import Option
 from ...engine.units import UNIT_OPTIONS, Units
+from .state import PUBLIC, DoubtState, codes
 
 __all__ = ["DoubtGame", "PUBLIC", "is_true"]
 
-#: ``placer`` of a discarded card everyone saw.
-PUBLIC = -1
 #: What an honest discard holds (B5).
 SET = 4
 
@@ -50,15 +49,11 @@ def is_true(cards, rank: int) -> bool:
     return all(c % 13 + 2 in (rank, ACE) for c in cards)
 
 
-def _codes(cards) -> list[str]:
-    return [card_code(c) for c in cards]
-
-
 def _impossible(message: str, rule: str = "T1") -> ImpossibleAction:
     return ImpossibleAction(message, rule)
 
 
-class DoubtGame(Game):
+class DoubtGame(DoubtState, Game):
     """«Верю — не верю» with its options ``check_one`` and ``no_believe`` (B8)."""
 
     name = "doubt"
@@ -87,29 +82,6 @@ class DoubtGame(Game):
         *UNIT_OPTIONS,
     )
 
-    players: int
-    deck_size: int
-    check_one: bool
-    no_believe: bool
-    hard: bool
-    hands: list[list[int]]
-    pile: list[list]
-    rank: int | None
-    turn: int
-    discard: list[int]
-    placer: list[int]
-    aside: list[int]
-    shown: list[int]
-    sets: list[list[int]]
-    opened: dict | None
-    out: list[bool]
-    order: list[int]
-    payments: list[list[int]]
-    ended: bool  # a pile has left the table: its unit is to be recorded (T13)
-    unit_mark: list[int]  # T13b: the discard's size and the players out when the pile began
-    units: Units
-    limits: dict
-    result: dict | None
 
     # --- creation -----------------------------------------------------------
 
@@ -382,7 +354,7 @@ class DoubtGame(Game):
         opened = [cards[index]] if self.check_one else list(cards)
         true = is_true(opened, self.rank)
         info = {"type": "open", "seat": player, "by": seat, "says": kind, "rank": rank_code(self.rank),
-                "count": len(cards), "cards": _codes(opened), "true": true}
+                "count": len(cards), "cards": codes(opened), "true": true}
         if self.check_one:
             info["index"] = index
         events.append(info)
@@ -400,9 +372,6 @@ class DoubtGame(Game):
         self.turn = seat if taker in (None, player) else self._next_in(taker)
         self.ended = True
 
-    def _pile_cards(self) -> list[int]:
-        return [c for _, cards in self.pile for c in cards]
-
     def _discard_pile(self, opened: list[int], events: list[Event]) -> None:
         """The pile to the discard, face down but for the opened cards (B4, B7)."""
         for player, cards in self.pile:
@@ -418,7 +387,7 @@ class DoubtGame(Game):
         self.hands[taker].extend(cards)
         self.shown.extend(opened)
         events.append({"type": "pile", "outcome": "take", "seat": taker, "count": len(cards),
-                       "_private": {taker: {"cards": _codes(cards)}}})
+                       "_private": {taker: {"cards": codes(cards)}}})
         self.pile, self.rank = [], None
 
     def _leave(self, seat: int, events: list[Event]) -> None:
@@ -493,114 +462,3 @@ class DoubtGame(Game):
         return (self.turn, self.rank, tuple(tuple(sorted(h)) for h in self.hands),
                 tuple((s, tuple(cs)) for s, cs in self.pile), len(self.discard), tuple(self.order),
                 tuple(map(tuple, self.payments)))
-
-    # --- views --------------------------------------------------------------
-
-    @property
-    def phase(self) -> str:
-        if self.result is not None:
-            return "over"
-        return "pay" if self.payments else "play"
-
-    def view(self, seat: int | None) -> dict:
-        """What ``seat`` sees (B7): each play's count, its own plays' cards, the named rank,
-        the opened play, the sets, the shown cards in each hand, every hand's size."""
-        shown = set(self.shown)
-        v: dict[str, Any] = {
-            "game": self.name,
-            "players": self.players,
-            "deck_size": self.deck_size,
-            "check_one": self.check_one,
-            "no_believe": self.no_believe,
-            "hard": self.hard,
-            "phase": self.phase,
-            "turn": self.turn,
-            "to_act": self.to_act(),
-            "rank": None if self.rank is None else rank_code(self.rank),
-            "pile": [{"seat": s, "count": len(cs), **({"cards": _codes(cs)} if s == seat else {})}
-                     for s, cs in self.pile],
-            "hands": [len(h) for h in self.hands],
-            "known": [_codes(sorted(c for c in h if c in shown)) for h in self.hands],
-            "discard": len(self.discard),
-            "discarded": _codes(sorted(c for c, p in zip(self.discard, self.placer) if p == PUBLIC)),
-            "sets": [{"seat": s, "rank": rank_code(r)} for s, r in self.sets],
-            "aside": len(self.aside),
-            "opened": None if self.opened is None else {**self.opened, "cards": list(self.opened["cards"])},
-            "out": list(self.order),
-            "payments": [{"from": g, "to": r} for g, r in self.payments],
-            "result": None if self.result is None else {**self.result, "order": list(self.result["order"])},
-        }
-        if seat is not None:
-            v["seat"] = seat
-            v["hand"] = _codes(self.hands[seat])
-        return v
-
-    def hidden_from(self, seat: int | None) -> set[str]:
-        """Others' hands but their shown cards, others' plays on the pile, cards others
-        discarded face down, the card set aside (B7, B8)."""
-        shown = set(self.shown)
-        hidden = set(self.aside)
-        for s, hand in enumerate(self.hands):
-            if s != seat:
-                hidden.update(c for c in hand if c not in shown)
-        for s, cards in self.pile:
-            if s != seat:
-                hidden.update(cards)
-        hidden.update(c for c, p in zip(self.discard, self.placer) if p not in (PUBLIC, seat))
-        return {card_code(c) for c in hidden}
-
-    def zones(self) -> dict[str, list[int]]:
-        z = {"pile": self._pile_cards(), "discard": list(self.discard), "aside": list(self.aside)}
-        shown = set(self.shown)
-        for s, hand in enumerate(self.hands):
-            z[f"hand.{s}"] = [c for c in hand if c not in shown]
-            z[f"shown.{s}"] = [c for c in hand if c in shown]
-        return z
-
-    # --- data ---------------------------------------------------------------
-
-    def to_data(self) -> dict:
-        return {
-            "game": self.name, "version": self.version, "players": self.players, "deck_size": self.deck_size,
-            "check_one": self.check_one, "no_believe": self.no_believe, "hard": self.hard,
-            "hands": [_codes(h) for h in self.hands],
-            "pile": [[s, _codes(cs)] for s, cs in self.pile],
-            "rank": self.rank, "turn": self.turn,
-            "discard": _codes(self.discard), "placer": list(self.placer), "aside": _codes(self.aside),
-            "shown": _codes(self.shown), "sets": [list(x) for x in self.sets],
-            "opened": None if self.opened is None else {**self.opened, "cards": list(self.opened["cards"])},
-            "out": list(self.out), "order": list(self.order), "payments": [list(p) for p in self.payments],
-            "ended": self.ended, "unit_mark": list(self.unit_mark),
-            "limits": dict(self.limits), "units": self.units.to_data(),
-            "result": None if self.result is None else {**self.result, "order": list(self.result["order"])},
-        }
-
-    @classmethod
-    def from_data(cls, data: dict) -> "DoubtGame":
-        if data.get("game") != cls.name:
-            raise ValueError(f"not a {cls.name} state: {data.get('game')!r}")
-        g = cls.__new__(cls)
-        g.players, g.deck_size = data["players"], data["deck_size"]
-        g.check_one, g.no_believe, g.hard = data["check_one"], data["no_believe"], data["hard"]
-        g.restore(data)
-        return g
-
-    def restore(self, data: dict) -> None:
-        card = parse_card
-        self.hands = [[card(c) for c in h] for h in data["hands"]]
-        self.pile = [[s, [card(c) for c in cs]] for s, cs in data["pile"]]
-        self.rank, self.turn = data["rank"], data["turn"]
-        self.discard = [card(c) for c in data["discard"]]
-        self.placer = list(data["placer"])
-        self.aside = [card(c) for c in data["aside"]]
-        self.shown = [card(c) for c in data["shown"]]
-        self.sets = [list(x) for x in data["sets"]]
-        opened = data["opened"]
-        self.opened = None if opened is None else {**opened, "cards": list(opened["cards"])}
-        self.out, self.order = list(data["out"]), list(data["order"])
-        self.payments = [list(p) for p in data["payments"]]
-        self.ended, self.unit_mark = data["ended"], list(data["unit_mark"])
-        self.limits = dict(data["limits"])
-        self.units = Units.from_data(data["units"])
-        r = data["result"]
-        self.result = None if r is None else {**r, "order": list(r["order"])}
