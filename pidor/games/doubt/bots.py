@@ -29,7 +29,7 @@ from ...cards import ACE, card_code, deck, low_rank, parse_card, parse_rank, ran
 from ...engine.game import Game
 from .engine import SET
 
-__all__ = ["TACTICS", "GOALS", "DoubtTactics", "Seen", "p_true", "useless"]
+__all__ = ["TACTICS", "GOALS", "DoubtTactics", "Seen", "hypergeometric", "useless"]
 
 #: How often the heuristic slips its least useful card under a true lead.
 BLUFF = 0.3
@@ -39,8 +39,20 @@ LEAD = 0.8
 OTHERS = 0.25
 #: Before any evidence a player doubts a play one time in three.
 DOUBT_PRIOR = (1.0, 3.0)
-#: The chance a player who holds the cards to tell the truth tells it.
-TRUTHFUL = 0.9
+#: With two left and the other out of cards, doubt his last play (rather than draw, B6a) when
+#: it is at least this likely false.
+ENDGAME = 0.99
+#: How much likelier each card that fits the claim makes a deal of the plays under the last
+#: (they claimed it too).
+CLAIMED = 3.0
+#: How likely a true add of ``k`` cards is when its player held more than ``k`` that fit,
+#: against when he held ``k`` (the truth is mostly told with all of them).
+MORE = 0.3
+#: The chance a lead is true (its player named the rank: one he holds, mostly).
+LEAD_TRUE = 0.8
+#: How likely an add of a given size is as a lie, against as the truth: one card when he held
+#: none that fit; the truth with one card slipped under it; several cards when he held none.
+LIES = (4.0, 0.02, 0.02)
 
 
 def _rank(card: int) -> int:
@@ -57,15 +69,13 @@ def useless(hand: list[int], avoid: int | None = None) -> int | None:
     return min(other, key=lambda c: (counts[_rank(c)], _rank(c), c)) if other else None
 
 
-def p_true(k: int, good: int, pool: int, hand: int) -> float:
-    """The chance that a hand of ``hand`` cards dealt from ``pool`` unplaced cards, ``good``
-    of which fit the claim, holds ``k`` or more of them (hypergeometric tail)."""
-    if k > good or k > hand:
+def hypergeometric(j: int, good: int, pool: int, hand: int) -> float:
+    """The chance that a hand of ``hand`` cards dealt from ``pool`` cards, ``good`` of which
+    fit a claim, holds exactly ``j`` of them."""
+    hand = min(hand, pool)
+    if not 0 <= j <= min(good, hand) or hand - j > pool - good:
         return 0.0
-    if pool <= 0 or hand >= pool:
-        return 1.0 if good >= k else 0.0
-    total = comb(pool, hand)
-    return sum(comb(good, i) * comb(pool - good, hand - i) for i in range(k, min(good, hand) + 1)) / total
+    return comb(good, j) * comb(pool - good, hand - j) / comb(pool, hand)
 
 
 def _cards(codes) -> list[int]:
@@ -220,7 +230,13 @@ class DoubtTactics(Tactics):
         return placed, others
 
     def p_last_true(self, view: dict) -> float:
-        """The chance the last play on the pile is true (B4), from what the seat has seen."""
+        """The chance the last play on the pile is true (B4), from what the seat has seen: a
+        lead names a rank its player holds, mostly truly (:data:`LEAD_TRUE`); an add of ``k``
+        cards is the truth if its player held ``k`` cards that fit the claim (his unseen
+        cards dealt from the ones the seat cannot place: hypergeometric), else a lie, which
+        players mostly make with one card or by slipping one under the truth (:data:`LIES`)."""
+        if len(view["pile"]) == 1:
+            return LEAD_TRUE
         rank = parse_rank(view["rank"])
         last = view["pile"][-1]
         player, k = last["seat"], last["count"]
@@ -230,14 +246,27 @@ class DoubtTactics(Tactics):
         elsewhere = set().union(*(cs for s, cs in others.items() if s != player)) if others else set()
         his = others.get(player, set())
         unplaced = [c for c in deck(self.rules["deck"]) if c not in placed and c not in elsewhere and c not in his]
-        good = sum(1 for c in unplaced if fits(c))
         sure = sum(1 for c in his if fits(c))  # seen going into his hand
-        before = view["hands"][player] + k - len(his)  # his hand before the play, less what is known
-        # the other plays on the pile: each took cards from the unplaced ones
-        hidden = sum(p["count"] for p in view["pile"][:-1] if "cards" not in p)
-        pool = max(len(unplaced) - hidden, 0)
-        chance = p_true(max(k - sure, 0), max(good - hidden // 2, 0), pool, max(before, 0))
-        return TRUTHFUL * chance if chance < 1.0 else chance
+        before = max(view["hands"][player] + k - len(his), 0)  # his unseen hand before the play
+        hidden = sum(p["count"] for p in view["pile"][:-1] if "cards" not in p)  # the others' plays under it
+        fitting = sum(1 for c in unplaced if fits(c))
+        # how many of the cards that fit lie in those plays: as many as a deal would put there,
+        # made likelier by their claims (CLAIMED times for each)
+        under = [hypergeometric(h, fitting, len(unplaced), hidden) * CLAIMED ** h for h in range(min(fitting, hidden) + 1)]
+        total = sum(under)
+        pool = len(unplaced) - hidden
+        one, slipped, many = LIES
+        chance = 0.0
+        for h, weight in enumerate(under):
+            if not weight:
+                continue
+            held = [hypergeometric(j, fitting - h, pool, before) for j in range(k + 1)]  # he held j more that fit
+            need = max(k - sure, 0)
+            # the truth is told with every card that fits, mostly (more than he played: MORE)
+            true = held[need] + MORE * (1.0 - sum(held[:need + 1]))
+            lie = held[0] * (one if k == 1 else many) + (slipped * held[k - 1 - sure] if k >= 2 and k > sure else 0.0)
+            chance += weight / total * (true / (true + lie) if true + lie > 0 else 0.0)
+        return chance
 
     # --- the heuristic ----------------------------------------------------------------
 
@@ -280,6 +309,11 @@ class DoubtTactics(Tactics):
         pt = self.p_last_true(view)
         options: list[tuple[float, dict]] = []
         doubt = {"type": "doubt", "index": 0}
+        last = view["pile"][-1]["seat"]
+        if view["players"] - len(view["out"]) == 2 and not view["hands"][last] and hand:
+            # B6a: the other played his last cards: believing him, or doubting the truth, loses;
+            # adding every card left is a draw
+            return doubt if 1 - pt > ENDGAME else _play("add", hand)
         options.append((pt * -pile + (1 - pt) * (OTHERS * pile + LEAD), doubt))
         if not view["no_believe"]:
             options.append((pt * LEAD - (1 - pt) * pile, {"type": "believe", "index": 0}))
@@ -300,18 +334,17 @@ class DoubtTactics(Tactics):
 
     def cheats(self, obs: Any, view: dict, choice: dict | None) -> list[tuple[float, dict]]:
         """A set discarded face down that is not one (B5f): three of a rank and the least
-        useful card, named as four, worth the four cards it sheds times the chance that
-        nobody else holds the card of the rank it lacks (so nobody can prove it); never
-        when that card is known to be elsewhere."""
+        useful card, named as four, never when the fourth card of the rank was seen by all
+        (opened, or in the discard face up). Whoever knows where it is (its holder, the
+        player who laid it face down) can prove it; so it is worth most when the seat laid
+        it in the discard itself (nobody else knows), and the judgement weighs the rest by
+        what each opponent is seen to call."""
         if view["no_believe"] or view["payments"] or choice is None or choice["type"] == "discard":
             return []
         hand = _cards(view["hand"])
         if len(hand) <= SET:
             return []
-        placed, others = self._placed(view)
-        known = set().union(*others.values()) if others else set()
-        unplaced = [c for c in deck(self.rules["deck"]) if c not in placed and c not in known]
-        in_hands = sum(view["hands"]) - len(hand) - len(known)  # others' cards the seat cannot place
+        seen = set(_cards(view["discarded"])) | {c for k in view["known"] for c in _cards(k)}
         counts: dict[int, list[int]] = {}
         for c in hand:
             counts.setdefault(_rank(c), []).append(c)
@@ -320,16 +353,12 @@ class DoubtTactics(Tactics):
             if rank == ACE or len(cards) != SET - 1:
                 continue
             missing = next(c for c in deck(self.rules["deck"]) if _rank(c) == rank and c not in cards)
-            if missing in self.seen.dead:
-                safe = 1.0  # where it put it, face down
-            elif missing in unplaced:
-                safe = 1.0 - in_hands / max(len(unplaced), 1)
-            else:
-                continue  # seen elsewhere: anyone who saw it can prove it
             junk = useless([c for c in hand if _rank(c) != rank])
-            if junk is not None and safe >= 0.5:
-                out.append((SET * safe, {"type": "discard", "rank": rank_code(rank),
-                                         "cards": [card_code(c) for c in cards + [junk]]}))
+            if missing in seen or junk is None:
+                continue
+            gain = float(SET) if missing in self.seen.dead else 1.0  # (someone else likely knows it)
+            out.append((gain, {"type": "discard", "rank": rank_code(rank),
+                               "cards": [card_code(c) for c in cards + [junk]]}))
         return out
 
     def cost(self, view: dict) -> float:
@@ -339,6 +368,12 @@ class DoubtTactics(Tactics):
         return givers + 0.5
 
     # --- search (engine form) -----------------------------------------------------------
+
+    def searches(self, view: dict) -> bool:
+        """Not when the other of the last two has played his last cards: the heuristic's
+        draw (B6a), or its doubt of a play it knows false, is the move."""
+        pile = view["pile"]
+        return not (pile and view["players"] - len(view["out"]) == 2 and not view["hands"][pile[-1]["seat"]])
 
     def playout(self, game: Game, seat: int, honest: list[tuple]) -> tuple:
         """The greedy rule on the engine's own state (fast)."""

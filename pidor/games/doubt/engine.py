@@ -149,26 +149,30 @@ class DoubtGame(DoubtState, Game):
     def in_game_seats(self) -> list[int]:
         return [s for s, out in enumerate(self.out) if not out]
 
-    def _plays(self, hand: list[int], rank: int) -> list[tuple[int, ...]]:
-        """Plays worth offering for a claim of ``rank`` (every other set of the seat's cards
-        is as possible, B2): the truth (the cards of the rank; with the aces; the aces
-        alone), and a lie with the least useful card (the lowest of a rank held fewest
-        times), alone or under the cards of the rank."""
-        same = [c for c in hand if _rank(c) == rank]
-        aces = [c for c in hand if _rank(c) == ACE and rank != ACE]
-        counts: dict[int, int] = {}
+    @staticmethod
+    def _plays(hand: list[int], ranks) -> tuple[list[tuple[int, tuple[int, ...]]], list[tuple[int, tuple[int, ...]]]]:
+        """Plays worth offering for a claim of each of ``ranks`` (every other set of the
+        seat's cards is as possible, B2), as ``(rank, cards)``: the truths (the cards of the
+        rank; with the aces; the aces alone), and the lies, with the least useful card (the
+        lowest of a rank held fewest times) alone or under the cards of the rank."""
+        groups: dict[int, list[int]] = {}
         for c in hand:
-            counts[_rank(c)] = counts.get(_rank(c), 0) + 1
-        other = [c for c in hand if _rank(c) not in (rank, ACE)]
-        junk = min(other, key=lambda c: (counts[_rank(c)], _rank(c), c)) if other else None
-        plays = [same, same + aces if same else aces]
-        if junk is not None:
-            plays += [same + [junk], [junk]]
-        out: list[tuple[int, ...]] = []
-        for p in plays:
-            if p and tuple(p) not in out:
-                out.append(tuple(p))
-        return out
+            groups.setdefault(c % 13 + 2, []).append(c)
+        aces = groups.get(ACE, [])
+        junks = sorted((c for c in hand if c % 13 != 12), key=lambda c: (len(groups[c % 13 + 2]), c % 13, c))
+        truths, lies = [], []
+        for rank in ranks:
+            same = groups.get(rank, [])
+            true = [same, same + aces if same else aces] if rank != ACE else [same]
+            for play in true:
+                if play and (rank, tuple(play)) not in truths:
+                    truths.append((rank, tuple(play)))
+            junk = next((c for c in junks if c % 13 + 2 != rank), None)
+            if junk is not None:
+                if same:
+                    lies.append((rank, (*same, junk)))
+                lies.append((rank, (junk,)))
+        return truths, lies
 
     def actions(self, seat: int) -> list[Action]:
         return self._options(seat, True)
@@ -177,8 +181,9 @@ class DoubtGame(DoubtState, Game):
         return self._options(seat, False)
 
     def _options(self, seat: int, fakes: bool) -> list[Action]:
-        """The actions offered to ``seat`` now; ``fakes``: with discards that break B5
-        (each rank held one to three times, made up to four with the lowest other cards)."""
+        """The actions offered to ``seat`` now, the truth first, then believe and doubt, then
+        the lies (a person's likeliest first); ``fakes``: with discards that break B5 (each
+        rank held one to three times, made up to four with the lowest other cards)."""
         if self.result is not None or seat not in self.to_act():
             return []
         hand = self.hands[seat]
@@ -187,24 +192,24 @@ class DoubtGame(DoubtState, Game):
         out: list[Action] = []
         counts: dict[int, list[int]] = {}
         for c in sorted(hand):
-            counts.setdefault(_rank(c), []).append(c)
+            counts.setdefault(c % 13 + 2, []).append(c)
+        lowest = sorted(hand, key=lambda c: (c % 13 == 12, c % 13)) if fakes and len(hand) >= SET else ()
         for r, cards in sorted(counts.items()):  # B5
             if len(cards) == SET:
                 out.append(("discard", r, tuple(cards)))
-            elif fakes and len(hand) >= SET:
-                others = [c for c in sorted(hand, key=lambda c: (_rank(c) == ACE, c % 13)) if _rank(c) != r]
+            elif lowest:
+                others = [c for c in lowest if c % 13 + 2 != r]
                 out.append(("discard", r, tuple(cards) + tuple(others[:SET - len(cards)])))
-        # (the truth first, then believe and doubt, then the lies: a person's likeliest first)
         if not self.pile:  # B2: a lead, any rank of the deck named
-            leads = [("lead", r, p) for r in range(self.low, ACE + 1) for p in self._plays(hand, r)]
-            return out + sorted(leads, key=lambda a: not is_true(a[2], a[1]))
-        adds = [("add", p) for p in self._plays(hand, self.rank)]  # (none with no cards: B3a)
-        out += [a for a in adds if is_true(a[1], self.rank)]
+            truths, lies = self._plays(hand, range(self.low, ACE + 1))
+            return out + [("lead", r, p) for r, p in truths] + [("lead", r, p) for r, p in lies]
+        truths, lies = self._plays(hand, (self.rank,))  # (none with no cards: B3a)
+        out += [("add", p) for _, p in truths]
         positions = range(len(self.pile[-1][1])) if self.check_one else (0,)
         out.extend(("doubt", i) for i in positions)
         if not self.no_believe:
             out.extend(("believe", i) for i in positions)
-        return out + [a for a in adds if not is_true(a[1], self.rank)]
+        return out + [("add", p) for _, p in lies]
 
     def rule_in_force(self, seat: int) -> str:
         if self.result is not None or self.out[seat]:
