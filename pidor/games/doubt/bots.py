@@ -6,17 +6,16 @@ named rank with its aces (B3), doubt a play that its own hand shows cannot be tr
 else lie with its least useful card (with none, believe; doubt with ``no_believe``); pay
 with its least useful card (T14).
 
-The heuristic counts the cards it has seen (its hand, its own plays, the opened plays, the
-cards it saw go to the discard or into a hand, the named sets) and, from the others it
-cannot place, the chance that the last play is true: the chance that its player held that
-many cards of the rank and aces (hypergeometric), which each player is taken to play when he
-has them. It then takes the move worth most in cards: doubt, believe, add the truth, or add
-a lie, weighing the pile it may take or hand on and what the next player is seen to doubt.
+The heuristic counts the cards it has seen (its hand, its own plays and where they went,
+the opened plays, the cards shown in each hand, the named sets) and from the cards it
+cannot place weighs the chance that the last play is true (:meth:`DoubtTactics.p_last_true`).
+It then makes the move worth most in cards: doubt, believe, add the truth, or add a lie,
+weighing the pile it may take or hand on and how often the next player is seen to doubt.
 On the lead it tells the truth and now and then slips its least useful card under it
-(``BLUFF``: a lead taken back costs little, and a player who is known never to lie is
-believed for free). Its махлёж is a set discarded face down that is not one (B5f): offered
-to the table's judgement (:mod:`pidor.bots.heuristic.judgement`) when the cards it lacks
-are where nobody else can prove it.
+(:data:`BLUFF`: a lead taken back costs little, and a player known never to lie is believed
+for free). With two left and the other out of cards it takes the draw (B6a). Its махлёж is
+a set discarded face down that is not one (B5f), offered to the table's judgement
+(:mod:`pidor.bots.heuristic.judgement`) worth most where nobody else can prove it.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from math import comb
 from typing import Any
 
 from ...bots.tactics import Goal, Tactics
-from ...cards import ACE, card_code, deck, low_rank, parse_card, parse_rank, rank_code
+from ...cards import ACE, card_code, deck, parse_card, parse_rank, rank_code
 from ...engine.game import Game
 from .engine import SET
 
@@ -165,17 +164,23 @@ def _next_in(view: dict, seat: int) -> int:
     return seat
 
 
+def _first(hand: list[int], honest: list[dict]) -> dict | None:
+    """What comes before any play: paying the mark with the least useful card (T14), then
+    every set held (B5); ``None`` when neither is due."""
+    kinds = {a["type"] for a in honest}
+    if "give" in kinds:
+        c = useless(hand)
+        return {"type": "give", "card": card_code(c if c is not None else min(hand, key=_rank))}
+    return next((a for a in honest if a["type"] == "discard"), None)
+
+
 def greedy_action(view: dict, honest: list[dict]) -> dict | None:
     if not honest:
         return None
     hand = _cards(view["hand"])
-    kinds = {a["type"] for a in honest}
-    if "give" in kinds:  # T14
-        c = useless(hand)
-        return {"type": "give", "card": card_code(c if c is not None else min(hand, key=_rank))}
-    for a in honest:  # B5
-        if a["type"] == "discard":
-            return a
+    first = _first(hand, honest)
+    if first is not None:
+        return first
     aces = [c for c in hand if _rank(c) == ACE]
     if not view["pile"]:  # B2: the truth, the rank held most
         counts: dict[int, list[int]] = {}
@@ -205,7 +210,6 @@ class DoubtTactics(Tactics):
     def __init__(self, seat: int, rules: dict) -> None:
         super().__init__(seat, rules)
         self.seen = Seen(seat, rules["players"])
-        self.low = low_rank(rules["deck"])
 
     def observe(self, event: dict) -> None:
         self.seen.see(event)
@@ -252,7 +256,8 @@ class DoubtTactics(Tactics):
         fitting = sum(1 for c in unplaced if fits(c))
         # how many of the cards that fit lie in those plays: as many as a deal would put there,
         # made likelier by their claims (CLAIMED times for each)
-        under = [hypergeometric(h, fitting, len(unplaced), hidden) * CLAIMED ** h for h in range(min(fitting, hidden) + 1)]
+        under = [hypergeometric(h, fitting, len(unplaced), hidden) * CLAIMED ** h
+                 for h in range(min(fitting, hidden) + 1)]
         total = sum(under)
         pool = len(unplaced) - hidden
         one, slipped, many = LIES
@@ -274,13 +279,9 @@ class DoubtTactics(Tactics):
         if not honest:
             return None
         hand = _cards(view["hand"])
-        kinds = {a["type"] for a in honest}
-        if "give" in kinds:  # T14: the least useful card
-            c = useless(hand)
-            return {"type": "give", "card": card_code(c if c is not None else min(hand, key=_rank))}
-        for a in honest:  # B5: a set goes at once
-            if a["type"] == "discard":
-                return a
+        first = _first(hand, honest)
+        if first is not None:
+            return first
         if not view["pile"]:
             return self._lead(view, hand)
         return self._decide(view, hand)
@@ -376,7 +377,8 @@ class DoubtTactics(Tactics):
         return not (pile and view["players"] - len(view["out"]) == 2 and not view["hands"][pile[-1]["seat"]])
 
     def playout(self, game: Game, seat: int, honest: list[tuple]) -> tuple:
-        """The greedy rule on the engine's own state (fast)."""
+        """A fast rule on the engine's own state: a set first, the truth with every card
+        that fits, else doubt a play of several cards, else lie with one card."""
         return _playout(game, seat, honest)
 
     def holding(self, game: Game, seat: int) -> int:
@@ -384,8 +386,7 @@ class DoubtTactics(Tactics):
 
 
 def _playout(game: Any, seat: int, honest: list[tuple]) -> tuple:
-    first = honest[0]
-    if first[0] == "give":
+    if honest[0][0] == "give":
         return min(honest, key=lambda a: (_rank(a[1]) == ACE, _rank(a[1])))
     for a in honest:
         if a[0] == "discard":
