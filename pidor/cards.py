@@ -36,6 +36,9 @@ __all__ = [
     "parse_cards",
     "card_code",
     "card_text",
+    "parse_rank",
+    "rank_code",
+    "rank_text",
     "deck",
     "low_rank",
 ]
@@ -103,6 +106,25 @@ def parse_cards(texts: Iterable[str] | str) -> list[Card]:
     if isinstance(texts, str):
         texts = texts.split()
     return [parse_card(t) for t in texts]
+
+
+def parse_rank(text: str) -> int:
+    """A rank as people write it (``K``, ``k``, ``10``, ``T``, Russian ``К``; ``Т`` is the ace)
+    -> 2..14; ``ValueError`` for anything else."""
+    rank = _RANK_ALIASES.get(text.strip().upper()) if type(text) is str and len(text) <= 4 else None
+    if rank is None:
+        raise ValueError(f"not a rank: {text!r} (write it like 'K', '10' or 'T')")
+    return rank
+
+
+def rank_code(rank: int) -> str:
+    """The one-character ASCII form of a rank 2..14 on the wire and in logs: ``T``, ``K``, ``6``."""
+    return _RANK_CODES[rank]
+
+
+def rank_text(rank: int) -> str:
+    """The form shown to people: ``10``, ``K``."""
+    return _RANK_TEXT[rank]
 
 
 def card_code(card: Card) -> str:

@@ -47,6 +47,7 @@ from .bots.policy import Observation, Policy
 from .engine.game import Action, ActionError, Event, Game, project
 from .engine.seeds import Rng
 from .engine.table import Court, Table, Window
+from .games import spec
 
 __all__ = ["Driver", "DrivenTable", "TableSeat", "WireActions"]
 
@@ -171,7 +172,7 @@ class TableSeat(Observation):
 
     __slots__ = ("_table", "knowledge", "_public", "_honest", "_on_turn")
 
-    def __init__(self, table: DrivenTable, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge) -> None:
+    def __init__(self, table: DrivenTable, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge | None) -> None:
         super().__init__(seat, rules)
         self._table = table
         self.knowledge = knowledge
@@ -241,10 +242,11 @@ class TableSeat(Observation):
         for every seat: which rules an action visibly broke depends on the public state and
         the action only (no rule looks at a hidden card, :mod:`pidor.bots.observe`), so the
         seat's own knowledge would answer the same (tested), and one belief is played
-        instead of one per calling seat. Any other action, on the seat's own knowledge (it
-        also knows which cards the seat's hands can hold)."""
+        instead of one per calling seat. Any other action, and every action in a game whose
+        rules can be broken out of sight (``Rule.hidden``: there ``public`` is ``None``), on
+        the seat's own knowledge (it also knows which cards the seat's hands can hold)."""
         w = self._table.window
-        if w is not None and w.seat == seat and w.action == action:
+        if self._public is not None and w is not None and w.seat == seat and w.action == action:
             return self._public.visible_violations(seat, action)
         return self.knowledge.visible_violations(seat, action)
 
@@ -287,7 +289,9 @@ class Driver:
         rules = table.options
         self._log: list[Event] = []  # the game's events, shared by every seat's knowledge
         self.public = Knowledge(None, rules, self._log)  # what every seat sees (spectator events)
-        self.seats = [TableSeat(table, s, rules, Knowledge(s, rules, self._log), self.public)
+        # (a rule broken out of sight, Rule.hidden: each seat judges by what it knows itself)
+        shared = None if spec(rules["game"]).hidden_rules else self.public
+        self.seats = [TableSeat(table, s, rules, Knowledge(s, rules, self._log), shared)
                       for s in range(rules["players"])]
         # The seats whose policies listen to events (``observe``): fixed for a list of
         # policies, looked up at every batch when the seats may change hands (the server).

@@ -108,8 +108,9 @@ def test_T10_worked_example_bottle_and_the_engines_deal(example):
 
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
-    """LOGS.md section 3, step 5: seat s (of n) gets cards s, n + s, …, (k − 1)n + s of the
-    shuffled deck, the rest is the deck, top first; a trump card is the deck's last."""
+    """LOGS.md section 3, step 5: the j-th seat from where the deal starts (seat 0, or the
+    seat the game names) gets cards j, n + j, …, (k − 1)n + j of the shuffled deck, the rest
+    is the deck, top first; a trump card is the deck's last."""
     key, deck = hexbytes(example["key"]), example["deck"].split()
     n = players_of(game, 4)
     t = Table({"game": game, "players": n, "deck": 36})
@@ -119,9 +120,11 @@ def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
     k = (36 - len(rest)) // n
     assert k * n + len(rest) == 36 and k >= 3
     assert rest == deck[k * n:]
-    for s in range(n):
+    start = next(s for s in range(n) for name, cards in zones.items() if name.endswith(f".{s}") and deck[0] in cards)
+    for j in range(n):
+        s = (start + j) % n
         dealt = sorted(c for name, cards in zones.items() if name.endswith(f".{s}") for c in cards)
-        assert dealt == sorted(deck[s:k * n:n]), s
+        assert dealt == sorted(deck[j:k * n:n]), s
     assert t.view(None).get("trump_card", deck[-1]) == deck[-1]
 
 

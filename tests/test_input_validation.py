@@ -156,6 +156,9 @@ async def test_the_issue_options_over_the_wire_get_bad_options_and_the_connectio
 
 BAD_ARGS = [[1], {"a": 1}, b"Th", True, None, 1.0, "x" * 16000, "\x00" * 16000]
 BAD_CARDS = [0, 10**5000, "11h", "Tx", "", "T"]
+BAD_RANKS = [0, 13, "1", "Z", "", "Th", "KK"]
+#: A well-formed value of each argument type (an integer for the rest).
+GOOD = {"card": "Th", "cards": ["Th"], "rank": "T"}
 
 
 def fresh(game: str):
@@ -173,14 +176,22 @@ def test_any_malformed_action_is_invalid_action(game):
         assert len(e.value.message) < 300
     for kind, spec in g.ACTIONS.items():
         for name, _ in spec:
-            good = {n: ("Th" if t == "card" else 0) for n, t in spec}
-            for bad in BAD_ARGS + (BAD_CARDS if dict(spec)[name] == "card" else ["0"]):
+            good = {n: GOOD.get(t, 0) for n, t in spec}
+            for bad in BAD_ARGS + (BAD_CARDS if dict(spec)[name] == "card" else BAD_RANKS if dict(spec)[name] == "rank"
+                                   else ["0"]):
                 with pytest.raises(InvalidAction) as e:
                     g.parse_action({"type": kind, **good, name: bad})
                 assert len(e.value.message) < 300, (kind, name)
             del good[name]
             with pytest.raises(InvalidAction, match=name):
                 g.parse_action({"type": kind, **good})
+
+
+def _nobodys(g) -> int:
+    """A card for the actions that name one besides the integers this test is about: the
+    top of the deck, or in a game that deals it all, the last seat's first card."""
+    zones = g.zones()
+    return zones["deck"][0] if zones.get("deck") else zones[f"hand.{g.players - 1}"][0]
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -191,10 +202,11 @@ def test_seats_and_indices_out_of_range_are_the_games_to_refuse(game):
     before = g.to_data()
     for kind, spec in g.ACTIONS.items():
         for number in (-1, -(2**63), 2**64 - 1, 52):
-            card = card_code(next(c for cards in g.zones().values() for c in cards))
-            data = {"type": kind, **{n: card if t == "card" else [card] if t == "cards" else number for n, t in spec}}
+            card = card_code(_nobodys(g))
+            data = {"type": kind, **{n: card if t == "card" else [card] if t == "cards" else GOOD[t] if t in GOOD
+                                     else number for n, t in spec}}
             action = g.parse_action(data)
-            if any(t not in ("card", "cards") for _, t in spec):
+            if any(t not in GOOD for _, t in spec):
                 for seat in range(g.players):
                     with pytest.raises(ImpossibleAction):
                         g.apply(seat, action)

@@ -57,6 +57,13 @@ def test_visible_violations_agree_with_the_tables_record_on_every_callable_actio
     seat that owes an answer judges from its own knowledge exactly the rules the table
     recorded. Many cheating games, every player count."""
     windows = cheats = 0
+    hidden = spec(game).hidden_rules  # (broken out of sight: seen only where what the seat knows proves it)
+
+    def judged(got: tuple, recorded: list) -> bool:
+        if not hidden:
+            return got == tuple(recorded)
+        return set(got) <= set(recorded) and set(recorded) - hidden <= set(got)
+
     for players in _sizes(game, options, range(2, 7)):
         for t, driver in _cheating_games(game, players, range(4), options):
             last = None
@@ -70,11 +77,11 @@ def test_visible_violations_agree_with_the_tables_record_on_every_callable_actio
                     cheats += bool(w.violations)
                     for s in w.owing:
                         got = driver.seats[s].knowledge.visible_violations(w.seat, w.action)
-                        assert got == tuple(w.violations), (players, s, w)
+                        assert judged(got, w.violations), (players, s, w, got)
                         # what the seat's observation answers in-process: the public knowledge
                         # (a spectator's belief, shared by every seat) judges the same
-                        got = driver.seats[s].visible_violations(w.seat, w.action)
-                        assert got == tuple(w.violations), (players, s, w)
+                        public = driver.seats[s].visible_violations(w.seat, w.action)
+                        assert public == got if hidden else judged(public, w.violations), (players, s, w)
                 _step(driver, t)
             assert t.over
     enough = 500 if not options else 250  # (a variant's row: fewer, longer actions)

@@ -10,9 +10,15 @@ import socket
 import pytest
 import trio
 from click.testing import CliRunner
+from helpers import game_variants
 from server_helpers import serve
 
 from pidor import client as sdk
+from pidor.bots import RandomBot
+from pidor.driver import Driver
+from pidor.engine.seeds import Rng
+from pidor.engine.table import Table
+from pidor.play.text import option_command
 from pidor.play.command import play
 from pidor.play.commands import CommandError, parse_command
 from pidor.play.session import Session
@@ -79,6 +85,30 @@ def test_play_rejects_bad_input_with_a_clear_message(line, game, key):
     with pytest.raises(CommandError) as err:
         parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], players=4)
     assert err.value.key == key
+
+
+@pytest.mark.parametrize("name,options", game_variants(), ids=[n for n, _ in game_variants()])
+def test_every_option_typed_as_shown_is_that_option(name, options):
+    """The command shown for each honest option (``option_command``), typed back, is that
+    option, in every game: the action's arguments (cards, a rank, seats, positions) read in
+    the order the game declares them."""
+    t = Table(options)
+    t.start(seed=b"typed")
+    driver = Driver(t, [RandomBot(s, b"typed") for s in range(options["players"])], Rng(b"typed", b"d"))
+    seen = 0
+    for _ in range(200):
+        if t.over:
+            break
+        for seat in t.to_act():
+            honest = [t.game.action_data(a) for a in t.honest_actions(seat)]
+            for action in honest:
+                cmd = parse_command(option_command(action), game=options["game"], options=honest,
+                                    view=t.view(seat), players=options["players"])
+                assert cmd.message == {"type": "act", "action": action}, option_command(action)
+                seen += 1
+        if driver.play(0.0, 1) == 0:
+            driver.feed(t.tick(t.deadline()))
+    assert seen > 20
 
 
 def test_play_local_commands():

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="n
 #: words that must not appear on a Russian screen (they did: headers, held, bout, errors)
 ENGLISH = re.compile(r"\b(?:your|turn|game|trump|deck|mark|held|table|bout|settle|pidorstvo|seat|"
                      r"impossible_action|not_now|stale|verdict|court|hand)\b")
-BOTS = "builtin:random:cheat=0.2,attention=1"
+BOTS = "builtin:random:cheat=0.3,attention=1"
 
 
 def _person_moves(log_path) -> dict[str, int]:
@@ -55,7 +55,7 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
             term = Terminal(["--port", str(port), "--name", "person", "--game", game, "--players", str(n),
                              "--deck", "36", "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
                              *clocks])
-            person = Person(term)
+            person = Person(term, sets=game_class(game).ACTIONS.get("discard") == (("rank", "rank"), ("cards", "cards")))
             try:
                 screen = person.play()
                 term.send("quit\r")

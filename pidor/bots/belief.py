@@ -17,8 +17,13 @@ show; a game's :class:`Belief` says
 * :meth:`Belief.follow`: what a public event says that the engine cannot know on the
   belief (who leads when that hangs on hidden hands; a trump a rebuilt belief missed; a
   card turned face up), and which cards it has thereby put in place;
-* :data:`Belief.LOOKAHEAD` and :meth:`Belief.onto_deck`: an action whose card shows only
-  in the event after it (a face-up draw), to be put on top of the deck before it is played.
+* :data:`Belief.LOOKAHEAD` and :meth:`Belief.revealed`: an action whose cards show only in
+  the event after it (a face-up draw: :meth:`Belief.onto_deck`; a play turned face up), to
+  be put in place before it is played;
+* :meth:`Belief.hidden`: another seat's action whose cards this seat was not shown (laid
+  face down): the engine action the belief plays for it;
+* :meth:`Belief.weigh`: a deal of the unplaced cards reshaped by what the players said of
+  them (a searching policy's determinization).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..engine.game import Game
+from ..engine.seeds import Rng
 
 __all__ = ["Belief", "BeliefLost", "fill"]
 
@@ -49,7 +55,7 @@ class Belief:
 
     #: Event types whose private ``cards`` came into the seat's hand.
     HAND_EVENTS: ClassVar[frozenset[str]] = frozenset()
-    #: Action kinds whose consequence (the next event) shows a card from the deck.
+    #: Action kinds whose consequence (the next event) shows hidden cards.
     LOOKAHEAD: ClassVar[frozenset[str]] = frozenset()
 
     def from_view(self, view: dict, rules: dict, seat: int | None) -> tuple[Game, set[int]]:
@@ -76,4 +82,27 @@ class Belief:
     def onto_deck(self, action: tuple, after: dict) -> int | None:
         """The card ``action`` takes from the top of the deck, as the event ``after`` it
         shows (``None``: not shown)."""
+        return None
+
+    def revealed(self, game: Any, action: tuple, after: dict) -> list[tuple[int, int]]:
+        """The hidden cards that the event ``after`` ``action`` shows, each as ``(the card
+        the belief holds in its place, the card shown)``, before ``action`` is played. By
+        default the card it takes from the top of the deck (:meth:`onto_deck`)."""
+        card = self.onto_deck(action, after)
+        return [] if card is None or not game.deck else [(game.deck[-1], card)]
+
+    def weigh(self, game: Any, rng: Rng, hidden: list[tuple[list[int], int]]) -> None:
+        """Reshape a deal of the cards the seat cannot place, dealt at random into their
+        ``hidden`` places (``(list, index)``), by what the players said of them (a claim
+        about cards laid face down), swapping cards among those places only. By default
+        nothing: every deal is as likely."""
+
+    def hidden(self, game: Any, seat: int, data: dict, unknown: set[int]) -> tuple | None:
+        """The engine action to play on the belief for ``data``, an action of ``seat``
+        (another seat) whose cards this seat was not shown; ``None``: ``data`` shows them.
+        The action may name any card of ``seat``'s hand, and cards of ``unknown`` in place
+        of as many of his that are in ``unknown`` too (which of his went, the seat cannot
+        tell: after it his hand is unknown). For a rule that hangs on the hidden cards it
+        names cards that keep the action honest if any can (a rule it then breaks, the seat
+        sees broken)."""
         return None

@@ -149,6 +149,9 @@ class IsmctsPolicy(HeuristicPolicy):
         parse = game.parse_action
         wire = {parse(a): a for a in honest}
         moves = {a: wire[a] for a in tactics.distinct(game, list(wire))}
+        mine = parse(choice)
+        if mine not in moves and self._honest(game, mine):
+            moves[mine] = choice  # the heuristic's honest choice, where the options do not list it
         cheat_keys = set()
         for _, a in cheats:
             key = game.parse_action(a)
@@ -228,6 +231,12 @@ class IsmctsPolicy(HeuristicPolicy):
             n_.visits += 1
             n_.reward += scores[seat]
         return depth + 1  # the root's move and the rest
+
+    def _honest(self, game: Game, action: tuple) -> bool:
+        try:
+            return not game.check(self.seat, action)
+        except ActionError:
+            return False
 
     def _legal(self, game: Game, action: tuple) -> bool:
         try:

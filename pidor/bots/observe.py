@@ -13,11 +13,15 @@ turned face up lay where the game's belief says (``Belief.placed``), the cards d
 this seat are the ones its private events name. No rule is written twice:
 the engine judges the belief as it judges the real table.
 
-Because no rule in ``pidor.engine.rules`` depends on a hidden card (each is judged from
-the open cards, the table, the counts and the trump), the belief judges every action as
-the real table does. :meth:`Knowledge.visible_violations` is therefore the table's own
-check on the state before the action (``tests/test_observe.py`` checks it against the
-recorded violations of many cheating games).
+Because almost no rule depends on a hidden card (each is judged from the open cards, the
+table, the counts and the trump), the belief judges every action as the real table does.
+:meth:`Knowledge.visible_violations` is therefore the table's own check on the state before
+the action (``tests/test_observe.py`` checks it against the recorded violations of many
+cheating games). The exception is a rule that hangs on cards laid face down (``Rule.hidden``:
+a set discarded face down that is not one): an action whose cards the seat was not shown
+is played with cards the game's belief chooses (:meth:`Belief.hidden`), honest ones where
+they can be, so the seat sees such a rule broken only where what it knows proves it; a
+court on it tells the belief the rest.
 
 It works the same over TCP (the SDK has snapshots and events only) as in-process: the
 events are kept as they come and played when a policy first asks (``visible_violations``,
@@ -57,7 +61,7 @@ class Knowledge:
     ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
     each event once for every seat, and nobody calls ``feed``)."""
 
-    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
+    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave", "_before")
 
     def __init__(self, seat: int | None, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
@@ -68,6 +72,7 @@ class Knowledge:
         self._view: Any = None  # the view to build the belief from, until it is built
         self._unknown: set[int] = set()
         self._gave: list[int] = []  # the cards this seat paid with, in order (its events do not show them)
+        self._before: set[int] | None = None  # the unknown cards before the last action, if it was hidden
         found = part(rules["game"], "belief")
         #: What the game's folder says about where cards lie (``None``: the game has no
         #: belief, so the seat's knowledge answers as if nothing was seen).
@@ -84,6 +89,7 @@ class Knowledge:
             self._events[:] = events
         self._done = len(self._events)
         self._gave = []
+        self._before = None
         self._table, self._view = None, view
 
     def _build(self) -> None:
@@ -127,8 +133,8 @@ class Knowledge:
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)
-            after = None  # (only an action whose card shows in its consequence needs the event after it)
-            if e["type"] == "action" and e["action"].get("type") in self._cards.LOOKAHEAD:
+            after = None  # (only an action whose card shows in its consequence, and a call, need the event after)
+            if e["type"] == "call" or e["type"] == "action" and e["action"].get("type") in self._cards.LOOKAHEAD:
                 if i + 1 >= len(events):
                     break  # its consequence (e.g. the card drawn, P9) has not come yet
                 after = project(events[i + 1], seat)
@@ -176,8 +182,9 @@ class Knowledge:
 
     def determinize(self, rng: Rng) -> Game | None:
         """An engine game consistent with everything the seat has seen: the cards it cannot
-        place are dealt at random (``rng``) into the hidden slots, everything else is as
-        seen. ``None`` when the belief is lost."""
+        place are dealt at random (``rng``) into the hidden slots (and then weighed by what
+        the players said, :meth:`Belief.weigh`), everything else is as seen. ``None`` when
+        the belief is lost."""
         t = self.belief()
         if t is None or t.game is None:
             return None
@@ -189,6 +196,7 @@ class Knowledge:
             deal[k], deal[j] = deal[j], deal[k]
         for (cards, i), c in zip(slots, deal):
             cards[i] = c
+        self._cards.weigh(game, rng, slots)
         return game
 
     # ------------------------------------------------------------------ the belief's moves
@@ -199,32 +207,47 @@ class Knowledge:
             game = t.game
             seat = e["seat"]
             data = e["action"]
+            self._before = None
             if data.get("type") == "give" and "card" not in data:
                 if seat == self.seat and self._gave and self._gave[0] in game.hands[seat]:
                     data = {"type": "give", "card": card_code(self._gave.pop(0))}
                 else:
                     self._hidden_give(seat)
                     return
+            hidden = self._cards.hidden(game, seat, data, self._unknown) if seat != self.seat else None
+            if hidden is not None:
+                self._play_hidden(seat, hidden)
+                return
             action = game.parse_action(data)
-            if after is not None:
-                card = self._cards.onto_deck(action, after)
-                if card is not None:
-                    self._onto_deck(game, card)
+            shown = self._cards.revealed(game, action, after) if after is not None else ()
+            if shown:
+                self._place(game, shown)
             if seat != self.seat:
                 self._into_hand(game, seat, action)
             t.act(seat, action, 0.0)
             self._unknown.difference_update(self._cards.from_hand(action))
+            self._unknown.difference_update(card for _, card in shown)
         elif kind == "window_closed" or kind == "verdict" or kind == "bito_timeout":
             if kind != "verdict" or t.court is not None:
-                t.tick(0.0)
+                self._undone(t.tick(0.0))
         elif kind == "call":
-            t.answer(e["caller"], True, 0.0)
+            w = t.window
+            if w is not None and not w.violations and after is not None and after["type"] == "court":
+                # a rule broken out of this seat's sight (cards laid face down): the court says which
+                w.violations = [r["id"] for r in after["rules"]]
+            self._undone(t.answer(e["caller"], True, 0.0))  # (a court with no voters decides at once)
         elif kind == "vote":
-            t.vote(e["seat"], e["guilty"], 0.0)
+            self._undone(t.vote(e["seat"], e["guilty"], 0.0))
         elif kind == "abstain":
-            t.abstain(e["seat"], 0.0)
+            self._undone(t.abstain(e["seat"], 0.0))
         else:
             self._reveal(e)
+
+    def _undone(self, events: list[dict]) -> None:
+        """A court undid the action: an action hidden from the seat takes back with it what
+        the seat stopped knowing (:meth:`_play_hidden`)."""
+        if self._before is not None and any(e["type"] == "undo" for e in events):
+            self._unknown, self._before = self._before, None
 
     def _reveal(self, e: dict) -> None:
         """A consequence already played on the belief: put the cards it shows this seat
@@ -255,6 +278,23 @@ class Knowledge:
             if placed:
                 self._unknown.difference_update(placed)
 
+    def _play_hidden(self, seat: int, action: tuple) -> None:
+        """An action of ``seat`` whose cards this seat was not shown, played with cards the
+        game's belief chose (:meth:`Belief.hidden`): which of his cards went is unknown, so
+        all of his, and those played, are unknown after it. Its undo point is kept even
+        when the belief sees no rule broken: one may be, out of sight (a court says so)."""
+        t = self._table
+        game = t.game
+        self._into_hand(game, seat, action)
+        before = game.snapshot()
+        t.act(seat, action, 0.0)
+        self._before = set(self._unknown)
+        self._unknown.update(game.hands[seat])
+        self._unknown.update(self._cards.from_hand(action))
+        w = t.window
+        if w is not None and w.seat == seat and w.snapshot is None:
+            w.snapshot = before
+
     def _hidden_give(self, giver: int) -> None:
         """A payment seen by neither side (P10, D12): some card of the giver's goes; which
         one is unknown, so all of his are."""
@@ -280,11 +320,22 @@ class Knowledge:
                 raise BeliefLost(f"seat {seat} has no card the seat cannot place")
             self._swap(game, card, spare)
 
-    def _onto_deck(self, game: Any, card: int) -> None:
-        if game.deck and game.deck[-1] != card:
-            if card not in self._unknown:
-                raise BeliefLost(f"{card_code(card)} was drawn, but the seat saw it elsewhere")
-            self._swap(game, card, game.deck[-1])
+    def _place(self, game: Any, shown: list[tuple[int, int]]) -> None:
+        """Each card shown where the belief holds another (``(held, shown)`` pairs: the top
+        of the deck, a play turned face up), swapped into that place."""
+        places = [self._where(game, held) for held, _ in shown]
+        for (cards, i), (_, card) in zip(places, shown):
+            if cards[i] != card:
+                if card not in self._unknown:
+                    raise BeliefLost(f"{card_code(card)} was shown, but the seat saw it elsewhere")
+                other, j = self._where(game, card)
+                cards[i], other[j] = card, cards[i]
+
+    def _where(self, game: Any, card: int) -> tuple[list[int], int]:
+        for cards in self._cards.lists(game):
+            if card in cards:
+                return cards, cards.index(card)
+        raise BeliefLost(f"cannot find {card_code(card)}")
 
     def _swap(self, game: Any, a: int, b: int) -> None:
         la = lb = None

@@ -57,8 +57,11 @@ def error_text(msg: dict, lang: str) -> str:
 
 
 def option_command(action: dict) -> str:
-    """The command a person types for an action: ``beat 10♥ 2``, ``lay 1``, ``bito``."""
+    """The command a person types for an action: ``beat 10♥ 2``, ``lay 1``, ``bito``,
+    ``lead K 9♥ A♠`` (a rank named, then cards)."""
     parts = [action.get("type", "?")]
+    if isinstance(action.get("rank"), str):  # a rank named (a claim), before the cards it names
+        parts.append(action["rank"].replace("T", "10"))
     if "card" in action:
         parts.append(card(action["card"]))
     parts += [card(c) for c in action.get("cards") or []]  # simple durak's lead (V1)
