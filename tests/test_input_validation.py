@@ -93,6 +93,7 @@ def test_valid_options_are_kept_as_they_are():
     """What ``pidor match`` and the server pass keeps working, ints and floats alike."""
     assert table_options({"game": "podkidnoy", "players": 3, "deck": 52, "hard": True}) == {
         "game": "podkidnoy", "players": 3, "deck": 52, "hard": True, "teams": None, "no_limit": False,
+        "two_trumps": False, "reserve": 0,
         "repeat_limit": 3, "quiet_limit": 100, "unit_limit": 5000,
         "call_window": 2.0, "vote_timeout": 30.0, "bito_timeout": 10.0, "turn_timeout": None, "tutorial": True}
     full, specs = server_options({"players": 3, "call_window": 0, "vote_timeout": 3600, "turn_timeout": None,
@@ -189,9 +190,11 @@ def test_any_malformed_action_is_invalid_action(game):
 
 def _nobodys(g) -> int:
     """A card for the actions that name one besides the integers this test is about: the
-    top of the deck, or in a game that deals it all, the last seat's first card."""
+    top of the deck, or in a game that deals it all, the first card of the last seat's."""
     zones = g.zones()
-    return zones["deck"][0] if zones.get("deck") else zones[f"hand.{g.players - 1}"][0]
+    if zones.get("deck"):
+        return zones["deck"][0]
+    return next(cards[0] for name, cards in zones.items() if name.endswith(f".{g.players - 1}") and cards)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
