@@ -173,3 +173,17 @@ def test_T10_the_stream_is_hmac_sha256_of_label_and_counter(key):
             expected.append(us[i] % n)
             i += 1
         assert [rng.below(n) for _ in range(8)] == expected
+
+
+def test_T15_a_later_shuffle_is_fisher_yates_on_the_stream_of_its_own_label():
+    """T15: a game of several deals shuffles each later deal (and each deck rebuilt from the
+    table) from the same key on a stream of its own label: Fisher–Yates as for the first deal
+    (section 3, step 5), its ``below`` drawn from ``Rng(key, label)``; the default label is ``deck``."""
+    key, cards = bytes(range(32)), full_deck(36)
+    rng = Rng(key, b"deal 2")
+    expected = list(cards)
+    for i in range(len(expected) - 1, 0, -1):
+        j = rng.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shuffled(cards, key, b"deal 2") == expected != shuffled(cards, key)
+    assert shuffled(cards, key, b"deck") == shuffled(cards, key)
