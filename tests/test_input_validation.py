@@ -17,7 +17,7 @@ import trio.testing
 from pidor import wire
 from pidor.bots import parse_spec
 from pidor.cards import card_code, parse_card
-from pidor.engine.game import ImpossibleAction, InvalidAction, shown
+from pidor.engine.game import ImpossibleAction, InvalidAction, action_from_data, action_to_data, shown
 from pidor.games import GAME_IDS, game_class
 from pidor.engine.table import table_options
 from pidor.server.seating import server_options
@@ -155,6 +155,9 @@ async def test_the_issue_options_over_the_wire_get_bad_options_and_the_connectio
 
 BAD_ARGS = [[1], {"a": 1}, b"Th", True, None, 1.0, "x" * 16000, "\x00" * 16000]
 BAD_CARDS = [0, 10**5000, "11h", "Tx", "", "T"]
+BAD_SUITS = [0, 3, "x", "", "S", "♠", "hh"]
+#: A well-formed value of each argument type (an integer for ``seat`` and ``index``).
+WELL_FORMED = {"card": "Th", "cards": ["Th"], "suit": "h"}
 
 
 def fresh(game: str):
@@ -172,14 +175,27 @@ def test_any_malformed_action_is_invalid_action(game):
         assert len(e.value.message) < 300
     for kind, spec in g.ACTIONS.items():
         for name, _ in spec:
-            good = {n: ("Th" if t == "card" else 0) for n, t in spec}
-            for bad in BAD_ARGS + (BAD_CARDS if dict(spec)[name] == "card" else ["0"]):
+            good = {n: WELL_FORMED.get(t, 0) for n, t in spec}
+            for bad in BAD_ARGS + (BAD_CARDS if dict(spec)[name] == "card" else BAD_SUITS if dict(spec)[name] == "suit"
+                                   else ["0"]):
                 with pytest.raises(InvalidAction) as e:
                     g.parse_action({"type": kind, **good, name: bad})
                 assert len(e.value.message) < 300, (kind, name)
             del good[name]
             with pytest.raises(InvalidAction, match=name):
                 g.parse_action({"type": kind, **good})
+
+
+def test_a_suit_argument_is_a_suit_letter_on_the_wire_and_its_number_in_the_engine():
+    """An action may name a suit (a queen's in «сто одно», H4): on the wire one of ``c``,
+    ``d``, ``h``, ``s``; anything else is ``invalid_action`` (a suit that does not exist)."""
+    spec = {"queen": (("card", "card"), ("suit", "suit"))}
+    data = {"type": "queen", "card": "Qh", "suit": "s"}
+    assert action_from_data(spec, data) == ("queen", parse_card("Qh"), 3)
+    assert action_to_data(spec, ("queen", parse_card("Qh"), 3)) == data
+    for bad in BAD_SUITS + BAD_ARGS:
+        with pytest.raises(InvalidAction, match="suit"):
+            action_from_data(spec, {**data, "suit": bad})
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -191,9 +207,9 @@ def test_seats_and_indices_out_of_range_are_the_games_to_refuse(game):
     for kind, spec in g.ACTIONS.items():
         for number in (-1, -(2**63), 2**64 - 1, 52):
             card = card_code(g.zones()["deck"][0])
-            data = {"type": kind, **{n: card if t == "card" else [card] if t == "cards" else number for n, t in spec}}
+            data = {"type": kind, **{n: {"card": card, "cards": [card], "suit": "c"}.get(t, number) for n, t in spec}}
             action = g.parse_action(data)
-            if any(t not in ("card", "cards") for _, t in spec):
+            if any(t in ("seat", "index") for _, t in spec):
                 for seat in range(g.players):
                     with pytest.raises(ImpossibleAction):
                         g.apply(seat, action)

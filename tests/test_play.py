@@ -14,7 +14,9 @@ from server_helpers import serve
 
 from pidor import client as sdk
 from pidor.play.command import play
+from pidor.play import commands
 from pidor.play.commands import CommandError, parse_command
+from pidor.play.text import option_command
 from pidor.play.session import Session
 
 
@@ -79,6 +81,24 @@ def test_play_rejects_bad_input_with_a_clear_message(line, game, key):
     with pytest.raises(CommandError) as err:
         parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], players=4)
     assert err.value.key == key
+
+
+def test_a_suit_argument_is_typed_as_a_letter_or_a_sign(monkeypatch):
+    """An action that names a suit (a queen's, «сто одно» H4): ``queen Q♥ ♠`` or ``queen qh S``
+    sends the suit's letter; anything else is refused in one line, nothing sent."""
+    class Queens:
+        ACTIONS = {"queen": (("card", "card"), ("suit", "suit"))}
+
+    monkeypatch.setattr(commands, "game_class", lambda game: Queens)
+    for line, suit in (("queen Q♥ ♠", "s"), ("queen qh S", "s"), ("queen Qh c", "c"), ("queen Qh ♢", "d")):
+        cmd = parse_command(line, game="queens", players=2)
+        assert cmd.message == {"type": "act", "action": {"type": "queen", "card": "Qh", "suit": suit}}, line
+    for line in ("queen Qh x", "queen Qh 3", "queen Qh пики"):
+        with pytest.raises(CommandError) as err:
+            parse_command(line, game="queens", players=2)
+        assert err.value.key == "bad_suit"
+    assert commands.usage("queens", "queen") == "queen CARD SUIT"
+    assert option_command({"type": "queen", "card": "Qh", "suit": "s"}) == "queen Q♥ ♠"
 
 
 def test_play_local_commands():

@@ -7,7 +7,8 @@ Vocabulary used by every game and by the table layer (``table.py``):
   its two-character code (``"Th"``).
 * **action**: a tuple ``(kind, *args)``, e.g. ``("move", 2)``, ``("beat", card, 0)``,
   ``("draw",)``. ``Game.ACTIONS`` names each kind's arguments and their types
-  (``seat``, ``card``, ``index``, ``cards``: a tuple of cards, e.g. simple durak's lead);
+  (``seat``, ``card``, ``index``, ``cards``: a tuple of cards, e.g. simple durak's lead;
+  ``suit``: a suit number 0..3, on the wire its letter ``c``, ``d``, ``h``, ``s``);
   :func:`action_to_data` / :func:`action_from_data`
   convert to and from the wire form ``{"type": "beat", "card": "Th", "target": 0}``.
 * **event**: a ``dict`` with a ``"type"``. Keys that start with ``_`` are never shown to
@@ -43,7 +44,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import card_code, parse_card
+from ..cards import card_code, parse_card, suit_code
 from ..cards import deck as full_deck
 from .options import Option, check_options
 from .seeds import Rng, shuffled
@@ -112,7 +113,8 @@ def action_to_data(spec: dict[str, tuple[tuple[str, str], ...]], action: Action)
     kind = action[0]
     out: dict[str, Any] = {"type": kind}
     for (name, typ), value in zip(spec[kind], action[1:]):
-        out[name] = card_code(value) if typ == "card" else [card_code(c) for c in value] if typ == "cards" else value
+        out[name] = card_code(value) if typ == "card" else [card_code(c) for c in value] if typ == "cards" \
+            else suit_code(value) if typ == "suit" else value
     return out
 
 
@@ -137,6 +139,10 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
                 raise InvalidAction(f"{kind}.{name} must be a list of 1..{MAX_CARDS} cards like ['Th', 'Td'],"
                                     f" not {shown(value)}")
             value = tuple(_card_arg(kind, name, c) for c in value)
+        elif typ == "suit":
+            if type(value) is not str or value not in _SUITS:
+                raise InvalidAction(f"{kind}.{name} must be a suit: c, d, h or s, not {shown(value)}")
+            value = _SUITS[value]
         elif type(value) is not int:  # exact: true is not seat 1, 1.0 not index 1
             raise InvalidAction(f"{kind}.{name} must be an integer, not {shown(value)}")
         args.append(value)
@@ -147,6 +153,8 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
 _WIRE_LIMIT = 4096
 #: The most cards one action may name (a ``cards`` argument).
 MAX_CARDS = 36
+#: A ``suit`` argument's wire form -> its number.
+_SUITS = {suit_code(s): s for s in range(4)}
 
 
 def _card_arg(kind: str, name: str, value: Any) -> int:
@@ -171,7 +179,7 @@ class Game:
     #: Every older engine version a log was written with -> the class that replays it
     #: (old behaviour kept as a switch of this class, not a copy of the engine).
     OLDER: ClassVar[dict[str, type["Game"]]] = {}
-    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``.
+    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``, ``suit``.
     ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
     #: The options a game is set up with (``players`` and ``deck`` first), typed, with
     #: their defaults and ranges (:class:`~.options.Option`).

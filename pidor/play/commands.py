@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots import parse_spec
-from ..cards import card_code, parse_card
+from ..cards import card_code, parse_card, parse_suit, suit_code
 from ..games import GAME_IDS, game_class, text_of
 
 __all__ = ["Command", "CommandError", "parse_command", "usage"]
 
 #: how an action's argument is written, by its type (``Game.ACTIONS``)
-_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]"}
+_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]", "suit": "SUIT"}
 USAGE = {"vote": "vote pidor|clean", "hint": "hint off", "bot": "bot SEAT [SPEC]"}
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
@@ -41,6 +41,13 @@ def _card(text: str) -> str:
         return card_code(parse_card(text))
     except ValueError:
         raise CommandError("bad_card", text=text) from None
+
+
+def _suit(text: str) -> str:
+    try:
+        return suit_code(parse_suit(text))
+    except ValueError:
+        raise CommandError("bad_suit", text=text) from None
 
 
 def _number(text: str) -> int:
@@ -137,6 +144,8 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
             action[name] = _card(text)
         elif typ == "seat":
             action[name] = _seat(text, players)
+        elif typ == "suit":
+            action[name] = _suit(text)
         else:  # an index: a position on the table
             action[name] = _number(text)
     for name, typ in spec_:
