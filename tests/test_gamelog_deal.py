@@ -108,7 +108,9 @@ def test_T10_worked_example_bottle_and_the_engines_deal(example):
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
     """LOGS.md section 3, step 5: seat s (of n) gets cards s, n + s, …, (k − 1)n + s of the
-    shuffled deck, the rest is the deck, top first; a trump card is the deck's last."""
+    shuffled deck, the rest is the deck, top first; a trump card is the deck's last. A game
+    with a dealer (its view names him) deals from the seat after him, and his last card may
+    lie face up on the table («сто одно», H2)."""
     key, deck = hexbytes(example["key"]), example["deck"].split()
     n = 4
     t = Table({"game": game, "players": n, "deck": 36})
@@ -117,9 +119,15 @@ def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
     k = (36 - len(zones["deck"])) // n
     assert k * n + len(zones["deck"]) == 36 and k >= 3
     assert zones["deck"] == deck[k * n:]
+    dealer = t.view(None).get("dealer")
+    first = 0 if dealer is None else (dealer + 1) % n
     for s in range(n):
         dealt = sorted(c for name, cards in zones.items() if name.endswith(f".{s}") for c in cards)
-        assert dealt == sorted(deck[s:k * n:n]), s
+        own = deck[(s - first) % n:k * n:n]
+        if s == dealer and len(dealt) < k:  # his last card, face up on the table
+            assert own[-1] == deck[k * n - 1] in zones["table"] and dealt == sorted(own[:-1])
+        else:
+            assert dealt == sorted(own), s
     assert t.view(None).get("trump_card", deck[-1]) == deck[-1]
 
 
