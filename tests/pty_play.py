@@ -183,7 +183,8 @@ class Person:
     def _cheat(options: list[str], before: str) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
         (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
-        beat, or throw in a rank that is not on the table (D3, D4)."""
+        beat, or throw in a rank that is not on the table (D3, D4); in «сто одно», cover with a
+        card of another suit and rank (H7c)."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -196,8 +197,9 @@ class Person:
         if not spare:
             return None
         covers = [o.split() for o in options if o.startswith("cover ")]
-        if covers:
-            return f"cover {spare[0]} {covers[0][2]}"
+        if covers:  # the first cover, with a card no honest option lays (its target, if it has one, kept)
+            target = [w for w in covers[0][2:3] if w.isdigit()]
+            return " ".join(["cover", spare[0], *target])
         if "attack" in kinds and "bito" in kinds:
             return f"attack {spare[0]}"
         return None
