@@ -39,6 +39,8 @@ __all__ = [
     "parse_rank",
     "rank_code",
     "rank_text",
+    "parse_suit",
+    "suit_code",
     "deck",
     "low_rank",
 ]
@@ -99,6 +101,19 @@ def parse_card(text: str) -> Card:
     if suit is None or rank is None:
         raise ValueError(f"not a card: {text!r} (write it like 'Th', '10h' or '10♥')")
     return make_card(rank, suit)
+
+
+def parse_suit(text: str) -> int:
+    """A suit as typed: its letter (``s``, ``S``) or its sign (``♠``, ``♤``)."""
+    suit = _SUIT_ALIASES.get(text.strip().lower()) if isinstance(text, str) else None
+    if suit is None:
+        raise ValueError(f"not a suit: {text!r} (write it c, d, h, s or ♣ ♦ ♥ ♠)")
+    return suit
+
+
+def suit_code(suit: int) -> str:
+    """The suit's letter on the wire and in logs: ``c``, ``d``, ``h``, ``s``."""
+    return _SUIT_CODES[suit]
 
 
 def parse_cards(texts: Iterable[str] | str) -> list[Card]:

@@ -185,7 +185,8 @@ class Person:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
         (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
         beat, or throw in a rank that is not on the table (D3, D4); where sets are discarded
-        by rank, four cards of two ranks named as a set (B5f); else :meth:`_other_place`."""
+        by rank, four cards of two ranks named as a set (B5f); in «сто одно», cover with a card
+        of another suit and rank (H7c); else :meth:`_other_place`."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -206,8 +207,9 @@ class Person:
         if not spare:
             return None
         covers = [o.split() for o in options if o.startswith("cover ")]
-        if covers:
-            return f"cover {spare[0]} {covers[0][2]}"
+        if covers:  # the first cover, with a card no honest option lays (its target, if it has one, kept)
+            target = [w for w in covers[0][2:3] if w.isdigit()]
+            return " ".join(["cover", spare[0], *target])
         if "attack" in kinds and "bito" in kinds:
             return f"attack {spare[0]}"
         return None

@@ -17,7 +17,7 @@ import trio.testing
 from pidor import wire
 from pidor.bots import parse_spec
 from pidor.cards import card_code, parse_card
-from pidor.engine.game import ImpossibleAction, InvalidAction, shown
+from pidor.engine.game import ImpossibleAction, InvalidAction, action_from_data, action_to_data, shown
 from pidor.games import GAME_IDS, game_class
 from pidor.engine.table import table_options
 from pidor.server.seating import server_options
@@ -158,8 +158,11 @@ async def test_the_issue_options_over_the_wire_get_bad_options_and_the_connectio
 BAD_ARGS = [[1], {"a": 1}, b"Th", True, None, 1.0, "x" * 16000, "\x00" * 16000]
 BAD_CARDS = [0, 10**5000, "11h", "Tx", "", "T"]
 BAD_RANKS = [0, 13, "1", "Z", "", "Th", "KK"]
-#: A well-formed value of each argument type (an integer for the rest).
-GOOD = {"card": "Th", "cards": ["Th"], "rank": "T"}
+BAD_SUITS = [0, 3, "x", "", "S", "♠", "hh"]
+#: A well-formed value of each argument type (an integer for ``seat`` and ``index``).
+GOOD = {"card": "Th", "cards": ["Th"], "rank": "T", "suit": "h"}
+#: The malformed values of each argument type, beside :data:`BAD_ARGS`.
+BAD = {"card": BAD_CARDS, "rank": BAD_RANKS, "suit": BAD_SUITS}
 
 
 def fresh(game: str):
@@ -178,8 +181,7 @@ def test_any_malformed_action_is_invalid_action(game):
     for kind, spec in g.ACTIONS.items():
         for name, _ in spec:
             good = {n: GOOD.get(t, 0) for n, t in spec}
-            for bad in BAD_ARGS + (BAD_CARDS if dict(spec)[name] == "card" else BAD_RANKS if dict(spec)[name] == "rank"
-                                   else ["0"]):
+            for bad in BAD_ARGS + BAD.get(dict(spec)[name], ["0"]):
                 with pytest.raises(InvalidAction) as e:
                     g.parse_action({"type": kind, **good, name: bad})
                 assert len(e.value.message) < 300, (kind, name)
@@ -195,6 +197,18 @@ def _nobodys(g) -> int:
     if zones.get("deck"):
         return zones["deck"][0]
     return next(cards[0] for name, cards in zones.items() if name.endswith(f".{g.players - 1}") and cards)
+
+
+def test_a_suit_argument_is_a_suit_letter_on_the_wire_and_its_number_in_the_engine():
+    """An action may name a suit (a queen's in «сто одно», H4): on the wire one of ``c``,
+    ``d``, ``h``, ``s``; anything else is ``invalid_action`` (a suit that does not exist)."""
+    spec = {"queen": (("card", "card"), ("suit", "suit"))}
+    data = {"type": "queen", "card": "Qh", "suit": "s"}
+    assert action_from_data(spec, data) == ("queen", parse_card("Qh"), 3)
+    assert action_to_data(spec, ("queen", parse_card("Qh"), 3)) == data
+    for bad in BAD_SUITS + BAD_ARGS:
+        with pytest.raises(InvalidAction, match="suit"):
+            action_from_data(spec, {**data, "suit": bad})
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

@@ -149,7 +149,9 @@ def test_a_policy_decides_the_same_whatever_the_cards_it_cannot_see(game):
     other seats play their first honest option at each table."""
     decided = 0
     n = players_of(game)
-    for g in range(6):
+    for g in range(40):  # (until seat 0 has decided enough: in some games it acts once a turn)
+        if decided >= 5 and g >= 6:
+            break
         tables = [Table({"game": game, "players": n}) for _ in range(2)]
         for t, deal in zip(tables, _deals(Table({"game": game, "players": n}), 0, b"same-%d" % g)):
             t.start(deck=deal, seed=b"same-%d" % g)

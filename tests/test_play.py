@@ -18,9 +18,10 @@ from pidor.bots import RandomBot
 from pidor.driver import Driver
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
-from pidor.play.text import option_command
 from pidor.play.command import play
+from pidor.play import commands
 from pidor.play.commands import CommandError, parse_command
+from pidor.play.text import option_command
 from pidor.play.session import Session
 
 
@@ -109,6 +110,24 @@ def test_every_option_typed_as_shown_is_that_option(name, options):
         if driver.play(0.0, 1) == 0:
             driver.feed(t.tick(t.deadline()))
     assert seen > 20
+
+
+def test_a_suit_argument_is_typed_as_a_letter_or_a_sign(monkeypatch):
+    """An action that names a suit (a queen's, «сто одно» H4): ``queen Q♥ ♠`` or ``queen qh S``
+    sends the suit's letter; anything else is refused in one line, nothing sent."""
+    class Queens:
+        ACTIONS = {"queen": (("card", "card"), ("suit", "suit"))}
+
+    monkeypatch.setattr(commands, "game_class", lambda game: Queens)
+    for line, suit in (("queen Q♥ ♠", "s"), ("queen qh S", "s"), ("queen Qh c", "c"), ("queen Qh ♢", "d")):
+        cmd = parse_command(line, game="queens", players=2)
+        assert cmd.message == {"type": "act", "action": {"type": "queen", "card": "Qh", "suit": suit}}, line
+    for line in ("queen Qh x", "queen Qh 3", "queen Qh пики"):
+        with pytest.raises(CommandError) as err:
+            parse_command(line, game="queens", players=2)
+        assert err.value.key == "bad_suit"
+    assert commands.usage("queens", "queen") == "queen CARD SUIT"
+    assert option_command({"type": "queen", "card": "Qh", "suit": "s"}) == "queen Q♥ ♠"
 
 
 def test_play_local_commands():

@@ -24,6 +24,12 @@ show; a game's :class:`Belief` says
   face down): the engine action the belief plays for it;
 * :meth:`Belief.weigh`: a deal of the unplaced cards reshaped by what the players said of
   them (a searching policy's determinization).
+* :data:`Belief.AHEAD` and :meth:`Belief.ahead`: events that show what the engine reads as
+  it plays the table call that made them (the hands a deal's end counts; a deal's cards and
+  a random card taken from a hand, as this seat saw them; a deal T13 voided), given to the
+  belief before it plays that call (a game of several deals, T15);
+* :meth:`Belief.afresh`: an event after which the cards lie afresh where the seat did not
+  see them go (a new deal, a deck rebuilt from the table: T15).
 """
 
 from __future__ import annotations
@@ -57,6 +63,9 @@ class Belief:
     HAND_EVENTS: ClassVar[frozenset[str]] = frozenset()
     #: Action kinds whose consequence (the next event) shows hidden cards.
     LOOKAHEAD: ClassVar[frozenset[str]] = frozenset()
+    #: Event types :meth:`ahead` reads: each is given to it before the belief plays the
+    #: table call that made it (any event up to the next action may be of that call).
+    AHEAD: ClassVar[frozenset[str]] = frozenset()
 
     def from_view(self, view: dict, rules: dict, seat: int | None) -> tuple[Game, set[int]]:
         """A game consistent with ``view`` (the seat's), and the cards the seat cannot place."""
@@ -78,6 +87,18 @@ class Belief:
         """Make the belief agree with a public ``event`` the engine produced on it too (after
         the cards it shows where they lie were put in place: :meth:`placed`); the cards it put
         in place itself (no longer unknown to the seat), if any."""
+
+    def ahead(self, game: Any, event: dict, seat: int | None) -> None:
+        """Prepare ``game`` for a table call with what its ``event`` (of :data:`AHEAD`, as
+        ``seat`` sees it) shows that the engine will read as it plays the call: the cards of
+        hands counted at a deal's end, before the belief counts its guesses. Called once per
+        event, before the action or the answer that made it is played on the belief."""
+
+    def afresh(self, game: Any, event: dict, seat: int | None) -> set[int] | None:
+        """After ``event`` (played on the belief) the cards lie afresh where ``seat`` did not
+        see them go (a new deal; the table shuffled into a deck): the cards it cannot place
+        from now on, or ``None`` for any other event."""
+        return None
 
     def onto_deck(self, action: tuple, after: dict) -> int | None:
         """The card ``action`` takes from the top of the deck, as the event ``after`` it

@@ -61,13 +61,15 @@ class Knowledge:
     ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
     each event once for every seat, and nobody calls ``feed``)."""
 
-    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave", "_before")
+    __slots__ = ("seat", "rules", "_events", "_done", "_ahead", "_table", "_view", "_unknown", "_cards", "_gave",
+                 "_before")
 
     def __init__(self, seat: int | None, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
         self.rules = rules
         self._events: list[dict] = [] if log is None else log  # as fed (full or projected)
         self._done = 0  # events played on the belief
+        self._ahead = 0  # events given to the game's belief ahead of their call (Belief.AHEAD)
         self._table: Table | None = None
         self._view: Any = None  # the view to build the belief from, until it is built
         self._unknown: set[int] = set()
@@ -87,7 +89,7 @@ class Knowledge:
         shows their effect."""
         if events is not None:
             self._events[:] = events
-        self._done = len(self._events)
+        self._done = self._ahead = len(self._events)
         self._gave = []
         self._before = None
         self._table, self._view = None, view
@@ -134,6 +136,8 @@ class Knowledge:
             i = self._done
             e = project(events[i], seat)
             after = None  # (only an action whose card shows in its consequence, and a call, need the event after)
+            if self._cards.AHEAD:
+                self._look_ahead(i)
             if e["type"] == "call" or e["type"] == "action" and e["action"].get("type") in self._cards.LOOKAHEAD:
                 if i + 1 >= len(events):
                     break  # its consequence (e.g. the card drawn, P9) has not come yet
@@ -145,6 +149,18 @@ class Knowledge:
                 break
             self._done = i + 1
         return self._table
+
+    def _look_ahead(self, i: int) -> None:
+        """Before event ``i`` is played on the belief: each later event up to the next action
+        (the consequences of the calls before it) that the game's belief reads ahead of its
+        call (:data:`Belief.AHEAD`: hands counted at a deal's end, T15), once."""
+        events, kinds = self._events, self._cards.AHEAD
+        k = max(i + 1, self._ahead)
+        while k < len(events) and events[k]["type"] != "action":
+            if events[k]["type"] in kinds:
+                self._cards.ahead(self._table.game, project(events[k], self.seat), self.seat)
+            k += 1
+        self._ahead = k
 
     def actions(self) -> list[dict]:
         """Every action the seat's hands could make now (cheats included)."""
@@ -255,15 +271,21 @@ class Knowledge:
         game's belief follow what it announces."""
         cards = e.get("cards") if e.get("seat") == self.seat and self.seat is not None else None
         game = self._table.game
-        if cards and e["type"] in self._cards.HAND_EVENTS:
+        unknown = self._cards.afresh(game, e, self.seat)
+        if unknown is not None:  # (a new deal, a deck rebuilt from the table: T15)
+            self._unknown = unknown
+        elif cards and e["type"] in self._cards.HAND_EVENTS:
             hand = game.hands[self.seat]
             got = [parse_card(c) for c in cards]
             first = len(hand) - len(got)  # the engine put the belief's guesses here, in order
             for i, card in enumerate(got):
-                if hand[first + i] != card:
+                guess = hand[first + i]
+                if guess != card:
                     if card not in self._unknown and card not in hand[first:]:
                         raise BeliefLost(f"{card_code(card)} came to this seat, which saw it elsewhere")
-                    self._swap(game, card, hand[first + i])
+                    if card in self._unknown:  # the guess takes the card's hidden place
+                        self._unknown.add(guess)
+                    self._swap(game, card, guess)
             self._unknown.difference_update(got)
         elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
             self._unknown.discard(parse_card(e["card"]))

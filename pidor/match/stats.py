@@ -440,20 +440,21 @@ def summary_table(summary: dict) -> str:
     known = ("name", "spec", "rank", "games", "losses", "draws", "mean_place", "cheats", "convicted", "false_calls",
              "forfeits", "forfeit_reasons", "loss_rate", "loss_rate_95", "mu", "sigma", "rating", "time", "stderr",
              "stderr_last")
-    # the game's own tallies (ResultField.tally: «погоны», team losses, mean score…)
+    # the game's own tallies (ResultField.tally: «погоны», team losses, mean score…), beside the loss rate
     extra = [(key, key.replace("_", " ")) for key in (entrants[0] if entrants else {}) if key not in known]
     timed = any(e.get("time") for e in entrants)
-    head = ("entrant", "games", "losses", "loss rate (95%)", "draws", "mean place", "cheats",
-            "convicted", "false calls", "forfeits", *(title for _, title in extra), "rating (mu ± sigma)",
+    head = ("entrant", "games", "losses", "loss rate (95%)", *(title for _, title in extra), "draws", "mean place",
+            "cheats", "convicted", "false calls", "forfeits", "rating (mu ± sigma)",
             *(("ms a turn (max)",) if timed else ()))
     rows = [head]
     for e in entrants:
         lo, hi = e["loss_rate_95"]
         t = e.get("time")
         rows.append((e["name"], str(e["games"]), str(e["losses"]),
-                     f"{e['loss_rate']:.3f} ({lo:.3f}–{hi:.3f})", str(e["draws"]),
-                     _num(e["mean_place"]), str(e["cheats"]), str(e["convicted"]),
-                     str(e["false_calls"]), str(e["forfeits"]), *(str(e[key]) for key, _ in extra),
+                     f"{e['loss_rate']:.3f} ({lo:.3f}–{hi:.3f})",
+                     *(_num(e[key], "{:.1f}") if type(e[key]) is float else str(e[key]) for key, _ in extra),
+                     str(e["draws"]), _num(e["mean_place"]), str(e["cheats"]), str(e["convicted"]),
+                     str(e["false_calls"]), str(e["forfeits"]),
                      f"{e['rating']:.2f} ({e['mu']:.2f} ± {e['sigma']:.2f})",
                      *((("—" if not t else f"{_num(t['mean_ms'])} ({t['max_ms']:.1f})"),) if timed else ())))
     lines = [ranking_line(summary.get("rank_by", "rating")), *_columns(rows)]

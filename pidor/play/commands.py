@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots import parse_spec
-from ..cards import card_code, parse_card, parse_rank, rank_code
+from ..cards import card_code, parse_card, parse_rank, parse_suit, rank_code, suit_code
 from ..games import GAME_IDS, game_class, text_of
 
 __all__ = ["Command", "CommandError", "parse_command", "usage"]
 
 #: how an action's argument is written, by its type (``Game.ACTIONS``)
-_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]", "rank": "RANK"}
+_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]", "rank": "RANK", "suit": "SUIT"}
 USAGE = {"vote": "vote pidor|clean", "hint": "hint off", "bot": "bot SEAT [SPEC]"}
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
@@ -48,6 +48,13 @@ def _rank(text: str) -> str:
         return rank_code(parse_rank(text))
     except ValueError:
         raise CommandError("bad_rank", text=text) from None
+
+
+def _suit(text: str) -> str:
+    try:
+        return suit_code(parse_suit(text))
+    except ValueError:
+        raise CommandError("bad_suit", text=text) from None
 
 
 def _number(text: str) -> int:
@@ -151,6 +158,8 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
                 action[name] = _seat(text, players)
             elif typ == "rank":
                 action[name] = _rank(text)
+            elif typ == "suit":
+                action[name] = _suit(text)
             else:  # an index: a position on the table
                 action[name] = _number(text)
     if words_left:

@@ -65,6 +65,8 @@ def option_command(action: dict) -> str:
     if "card" in action:
         parts.append(card(action["card"]))
     parts += [card(c) for c in action.get("cards") or []]  # simple durak's lead (V1)
+    if "suit" in action:
+        parts.append(card(action["suit"]))  # a suit named (its sign)
     for key in ("to", "target", "index"):
         if key in action:
             parts.append(str(action[key]))
