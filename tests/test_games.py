@@ -35,6 +35,7 @@ from pidor.games import GAME_IDS, part, spec, text_of
 from pidor.games.spec import TABLE_EVENTS
 from pidor.games.text import GameText
 from pidor.match import run_match
+from pidor.play.commands import TABLE_WORDS
 
 CHEATY = "builtin:random:cheat=0.3,attention=0.6,false_call=0.05,acquit=0.2"
 VARIANTS = game_variants()
@@ -68,6 +69,7 @@ def test_every_folder_declares_a_whole_spec(game):
     for f in s.results:
         assert f.kind in ("title", "seats", "scores", "letters") and {"ru", "en"} <= set(f.help)
     assert not set(s.events) & set(TABLE_EVENTS) - {"out", "give"}, "a game's event may not take a table event's name"
+    assert not set(engine.ACTIONS) & TABLE_WORDS, "a game's action may not take a word pidor play keeps for the table"
 
 
 def test_the_suite_seats_every_game_whatever_players_it_takes():

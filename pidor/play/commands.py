@@ -18,6 +18,10 @@ __all__ = ["Command", "CommandError", "parse_command", "usage"]
 #: how an action's argument is written, by its type (``Game.ACTIONS``)
 _ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]", "rank": "RANK", "suit": "SUIT"}
 USAGE = {"vote": "vote pidor|clean", "hint": "hint off", "bot": "bot SEAT [SPEC]"}
+#: The words a person types for the table itself, never for a game's action: no game may
+#: name an action so (``«сто одно»``'s pass is ``skip``: ``pass`` lets a call window go).
+TABLE_WORDS = frozenset({"help", "?", "h", "quit", "exit", "q", "view", "look", "v", "hint", "call", "pass", "start",
+                         "bot", "vote"})
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
 

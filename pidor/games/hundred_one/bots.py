@@ -117,7 +117,7 @@ def greedy_action(view: dict, honest: list[dict]) -> dict | None:
         card = max({_card(a) for a in plays}, key=key)
         if key(card)[0] or "draw" not in kinds:
             return _play(plays, card, _best_suit([c for c in hand if c != card]))
-    return (kinds.get("draw") or kinds.get("pass") or honest)[0]
+    return (kinds.get("draw") or kinds.get("skip") or honest)[0]
 
 
 # --- what the heuristic remembers ----------------------------------------------------------
@@ -151,7 +151,7 @@ class Seen:
                 self.lacks[seat].discard(card // 13)
             elif t == "name":
                 self.suit = "cdhs".index(a["suit"])
-            elif t in ("draw", "pass") and self.top is not None:
+            elif t in ("draw", "skip") and self.top is not None:
                 self.lacks[seat].add(self.suit if self.suit is not None else self.top // 13)
             elif t == "take_penalty" and a.get("count", 0) >= 2:
                 self.lacks[seat].clear()
@@ -234,7 +234,7 @@ def heuristic_action(view: dict, honest: list[dict], seen: Seen) -> dict | None:
         worth, card, named = best_series(hand, table[-1], _suit_of(view), n, weak, unseen)
         if card is not None and (worth > -STUCK_SIX / 2 or "draw" not in kinds):
             return _play(plays, card, named if named is not None else _best_suit(hand, weak))
-    return (kinds.get("draw") or kinds.get("pass") or honest)[0]
+    return (kinds.get("draw") or kinds.get("skip") or honest)[0]
 
 
 def heuristic_cheats(view: dict, choice: dict | None, actions: list[dict]) -> list[tuple[float, dict]]:
@@ -254,7 +254,7 @@ def heuristic_cheats(view: dict, choice: dict | None, actions: list[dict]) -> li
         if fitting:
             return [(0.8 * choice["count"], max(fitting, key=lambda a: value_of(_card(a))))]
         return []
-    if choice["type"] not in ("draw", "pass"):
+    if choice["type"] not in ("draw", "skip"):
         return []
     rest = [a for a in plays if _card(a) % 13 != SIX]
     if not rest:
@@ -275,7 +275,7 @@ def _playout_move(game: Any, seat: int, honest: list[tuple]) -> tuple:
         return honest[0]
     if first == "give":
         return min(honest, key=lambda a: value_of(a[1]))
-    plays = [a for a in honest if a[0] != "draw" and a[0] != "pass"]
+    plays = [a for a in honest if a[0] != "draw" and a[0] != "skip"]
     if plays:
         key = _greedy_keys(game.hands[seat])
         best = max(plays, key=lambda a: key(a[1]))

@@ -21,7 +21,7 @@ over 101 (H9). State (plain ints and lists, so snapshots are cheap):
   ``turn_mark`` (T13: the deal's turns; cards played in all, and when the turn began).
 
 Actions: ``cover(card)`` (any card but a queen), ``queen(card, suit)`` (a queen and the suit
-it names), ``name(suit)`` (the dealer's blind queen), ``draw``, ``pass``,
+it names), ``name(suit)`` (the dealer's blind queen), ``draw``, ``skip``,
 ``take_penalty(count)``, ``give(card)`` (T14) and ``deal`` (the next dealer, once a deal is
 over: its cards are gathered, ``gathered``, until he deals). A penalty is the penalised player's own
 turn (H4a): playing instead, drawing, passing or taking fewer cards is H7p.
@@ -54,7 +54,7 @@ class HundredOneGame(Dealing, HundredState, Game):
         "queen": (("card", "card"), ("suit", "suit")),
         "name": (("suit", "suit"),),
         "draw": (),
-        "pass": (),
+        "skip": (),
         "take_penalty": (("count", "index"),),
         "give": (("card", "card"),),
         "deal": (),
@@ -136,7 +136,7 @@ class HundredOneGame(Dealing, HundredState, Game):
         out = self._covers(seat)
         if self.can_draw(seat):
             out.append(("draw",))
-        out.append(("pass",))
+        out.append(("skip",))
         owed = self.owes(seat)
         if owed is not None:
             out.extend(("take_penalty", k) for k in range(owed + 1))
@@ -164,9 +164,9 @@ class HundredOneGame(Dealing, HundredState, Game):
             if not self.drew or self.six:
                 out.append(("draw",))
             if self.drew and not self.six:
-                out.append(("pass",))
+                out.append(("skip",))
         else:
-            out.append(("pass",))
+            out.append(("skip",))
         return out
 
     def _fit(self, card: int) -> tuple[str, ...]:
@@ -240,7 +240,7 @@ class HundredOneGame(Dealing, HundredState, Game):
             if not can:
                 raise _impossible("nothing is left to draw", "H6")
             return ("H7d",) if self.drew and not self.six else ()
-        # pass: after a draw, or with nothing left to draw (H3, H6); never on one's own six (H4)
+        # skip: after a draw, or with nothing left to draw (H3, H6); never on one's own six (H4)
         if self.six:
             return ("H7s",) if can else ()
         return ("H7n",) if can and not self.drew else ()
@@ -288,7 +288,7 @@ class HundredOneGame(Dealing, HundredState, Game):
             self.pending, self.last = [seat, 1, False], None
         elif kind == "take_penalty":
             self.pending, self.last = [seat, action[1], True], None
-        else:  # pass: an uncovered six is the next player's to cover like any card (H4a)
+        else:  # skip: an uncovered six is the next player's to cover like any card (H4a)
             if self.hands[seat]:
                 self._pass_turn(seat, None)
             else:  # (his last card was a six he could not cover: his turn ends with no cards, H8)

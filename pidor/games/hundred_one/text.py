@@ -24,7 +24,7 @@ class HundredText(GameText):
             "queen@me": "you cover {onto} with {card}, naming {suit}",
             "name": "{who} names {suit}", "name@me": "you name {suit}",
             "draw": "{who} draws a card", "draw@me": "you draw a card",
-            "pass": "{who} passes", "pass@me": "you pass",
+            "skip": "{who} passes", "skip@me": "you pass",
             "take_penalty": "{who} takes the penalty: {n}", "take_penalty@me": "you take the penalty: {n}",
             "skip": "{who} loses the turn", "skip@me": "you lose the turn",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
@@ -54,7 +54,7 @@ class HundredText(GameText):
             "queen@me": "вы кроете {onto} дамой {card} и заказываете {suit}",
             "name": "{who} заказывает {suit}", "name@me": "вы заказываете {suit}",
             "draw": "{who} берёт карту из колоды", "draw@me": "вы берёте карту из колоды",
-            "pass": "{who}: пас", "pass@me": "вы пасуете",
+            "skip": "{who}: пас", "skip@me": "вы пасуете",
             "take_penalty": "{who} берёт штраф: {n}", "take_penalty@me": "вы берёте штраф: {n}",
             "skip": "{who} пропускает ход", "skip@me": "вы пропускаете ход",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
@@ -96,7 +96,7 @@ class HundredText(GameText):
             return w(say, "give" if action.get("card") else "give_hidden", seat, who=who, card=c)
         if kind == "deal":
             return w(say, "deal_action", seat, who=who)
-        if kind in ("draw", "pass"):
+        if kind in ("draw", "skip"):
             return w(say, kind, seat, who=who)
         return super().action(say, seat, action, before, follow)
 

@@ -60,8 +60,8 @@ def test_H3_cover_by_suit_or_rank_or_draw_one_card_then_cover_or_pass():
     g = new(["7c 8d 9h Ts", "7h 8h 9c"], blind="9s", dealer=1)
     assert sorted(g.honest_actions(0)) == sorted([("cover", C("9h")), ("cover", C("Ts")), ("draw",)])
     act(g, 0, "draw")
-    assert len(g.hands[0]) == 5 and ("pass",) in g.honest_actions(0) and ("draw",) not in g.honest_actions(0)
-    act(g, 0, "pass")
+    assert len(g.hands[0]) == 5 and ("skip",) in g.honest_actions(0) and ("draw",) not in g.honest_actions(0)
+    act(g, 0, "skip")
     assert g.to_act() == [1]
     play(g, "1: cover 9c; 0: cover 8d !H7c")
 
@@ -70,7 +70,7 @@ def test_H4_six_its_player_covers_himself_drawing_until_he_can():
     g = new(["6c 9d 9h 9s", "7h 8h 9c"], blind="Tc", dealer=1, draws="Jd Kc")
     play(g, "0: cover 6c")
     assert g.to_act() == [0] and g.six
-    assert ("pass",) not in g.honest_actions(0)
+    assert ("skip",) not in g.honest_actions(0)
     play(g, "0: draw; 0: draw")  # (no H7d: covering his own six, H3)
     assert hand(g, 0) == ["9d", "9h", "9s", "Jd", "Kc"]
     play(g, "0: cover Kc")
@@ -99,7 +99,7 @@ def test_H4a_the_penalty_is_the_penalised_players_own_turn():
 
 def test_H4a_a_six_left_uncovered_is_covered_by_the_next_player_like_any_card():
     g = new(["6c 9d 9h 9s", "6d 8h 9c"], blind="Tc", dealer=1)
-    play(g, "0: cover 6c; 0: pass !H7s")
+    play(g, "0: cover 6c; 0: skip !H7s")
     assert g.to_act() == [1] and not g.six
     play(g, "1: cover 6d")  # a six of its rank: his own six now
     assert g.to_act() == [1] and g.six
@@ -110,7 +110,7 @@ def test_H5_two_players_a_skip_card_gives_the_turn_back_three_play_one_card_a_tu
     play(g, "0: cover 7c; 1: take_penalty 2; 0: cover Ac; 1: take_penalty 0")
     assert g.to_act() == [0] and len(g.hands[1]) == 5
     g = new(["7s Ac 9d 9h", "Js Td Th", "Jd Jh Jc 8s"], blind="Ts", dealer=1)
-    play(g, "2: cover 8s; 0: take_penalty 1; 1: cover Js; 2: draw; 2: pass; 0: cover 7s; 1: take_penalty 2")
+    play(g, "2: cover 8s; 0: take_penalty 1; 1: cover Js; 2: draw; 2: skip; 0: cover 7s; 1: take_penalty 2")
     assert g.to_act() == [2]
     with pytest.raises(ImpossibleAction):
         g.apply(0, action("cover Ac"))  # not his turn: his turn ended with his seven (H7m only till someone acts)
@@ -140,20 +140,20 @@ def test_H6_nothing_left_a_penalty_is_forgiven_and_a_draw_takes_a_random_card():
     assert pull["type"] == "pull" and pull["from"] == 0 and taken in g.hands[1] and len(g.hands[0]) == 3
     assert pull["_private"][0] == {"index": Rng(g.key, b"deal 1 event 1").below(4)}  # (T15: from the key)
     g.hands[0] = g.hands[0][:1]
-    assert not g.can_draw(1) and ("pass",) in g.honest_actions(1) and ("draw",) not in g.actions(1)
+    assert not g.can_draw(1) and ("skip",) in g.honest_actions(1) and ("draw",) not in g.actions(1)
 
 
 def test_H7_each_way_to_cheat():
     g = new(["7c 8d 9h Ts", "7h 8h 9c"], blind="9s", dealer=1)
     play(g, "0: cover 8d !H7c")  # H7c: another suit and rank
     g = new(["7c 8d 9h Ts", "7h 8h 9c"], blind="9s", dealer=1)
-    play(g, "0: pass !H7n; 1: draw; 1: draw !H7d")  # H7n, H7d
+    play(g, "0: skip !H7n; 1: draw; 1: draw !H7d")  # H7n, H7d
     g = new(["7c 8d 9h Ts", "7h 8h 9c"], blind="Qs", dealer=1)
     play(g, "1: name h; 0: cover Ts !H7q; 1: cover 9c !H7c")  # H7q: on a queen, the named suit (or a queen)
     g = new(["7c 8d 9h Ts", "7h 8h 9c"], blind="7s", dealer=1)
     play(g, "0: take_penalty 1 !H7p")  # H7p: fewer cards than owed (two)
     g = new(["6c 8d 9h Ts", "7h 8h 9d"], blind="9c", dealer=1)
-    play(g, "0: cover 6c; 0: pass !H7s")  # H7s
+    play(g, "0: cover 6c; 0: skip !H7s")  # H7s
     g = new(["9c 8d 9h Ts", "7h 8h 9d"], blind="Tc", dealer=1)
     play(g, "0: cover 9c; 0: cover 9h !H7m")  # H7m: a second card before the next player moved
     assert g.to_act() == [1]
@@ -166,7 +166,7 @@ def test_H7_when_a_queen_is_on_top_only_H7q_applies():
 
 
 def test_H7p_ignoring_a_penalty_playing_drawing_or_passing_instead():
-    for instead, extra in (("cover 8s", ()), ("cover Jh", ("H7c",)), ("draw", ()), ("pass", ())):
+    for instead, extra in (("cover 8s", ()), ("cover Jh", ("H7c",)), ("draw", ()), ("skip", ())):
         g = new(["9s Jh 9h 8s", "7s 8h Jc"], blind="Ts", dealer=1)
         play(g, "0: cover 9s; 1: cover 7s")
         act(g, 0, instead, ("H7p", *extra))

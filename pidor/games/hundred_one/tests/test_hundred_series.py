@@ -55,7 +55,7 @@ def test_T15_H8_H9_a_whole_series_to_a_loser_over_101_with_a_score_of_exactly_10
         for card in chain.split():
             act(g, out, f"cover {card}")
             if g.hands[out]:
-                play(g, f"{d}: draw; {d}: pass")
+                play(g, f"{d}: draw; {d}: skip")
         assert g.history[-1]["points"] == [adds if s == d else 0 for s in range(2)]
         if number < 4:
             act(g, g.turn, "deal")
@@ -141,7 +141,7 @@ def test_T13a_a_deal_that_goes_round_in_circles_is_void_three_in_a_row_a_draw():
         g.units.quiet = 29  # (29 turns in a row without a card played)
         g.naming = g.six = False  # (whatever the face-up card asked)
         g.penalty = None
-        events = play(g, f"{g.turn}: draw; {g.turn}: pass")
+        events = play(g, f"{g.turn}: draw; {g.turn}: skip")
         void = next(e for e in events if e["type"] == "void")
         assert void == {"type": "void", "number": number, "reason": "quiet", "voids": number}
         assert g.scores == [0, 0] and g.history[-1] == {"number": number, "void": "quiet"}
