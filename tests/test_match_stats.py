@@ -281,7 +281,7 @@ def test_a_mean_score_stands_beside_the_loss_rate_T15():
     summary = summarize([a, b])
     rows = {e["name"]: e for e in summary["entrants"]}
     assert rows["A"][field.tally] == -10.0 and rows["B"][field.tally] == 111.5
-    head, _, *lines = summary_table(summary).splitlines()
+    _ranking, head, _, *lines = summary_table(summary).splitlines()
     title = field.tally.replace("_", " ")
     assert head.index("loss rate (95%)") < head.index(title) < head.index("draws")
     means = {line.split()[0]: line.split(")", 1)[1].split()[0] for line in lines[:2]}
