@@ -194,9 +194,10 @@ DROPS = {
     "paying": (lambda acted, options: {o["type"] for o in options} == {"give"}, None),
     "leaves": (lambda acted, options: acted >= 4, {"type": "leave"}),
 }
-#: Every variant with every way to go (one pays only in a game whose payments are ``give``s).
+#: Every variant with every way to go (one pays only in a game whose payments are ``give``s,
+#: and at a table with a cheating bot to be convicted: two persons alone play honestly).
 AWAY = [(options, drop) for _, options in VARIANTS for drop in DROPS
-        if drop != "paying" or "give" in game_class(options["game"]).ACTIONS]
+        if drop != "paying" or "give" in game_class(options["game"]).ACTIONS and options["players"] > 2]
 
 
 async def person(client, drop, rng: random.Random) -> bool:

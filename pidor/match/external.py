@@ -69,7 +69,7 @@ from ..server.runner import TableRunner
 from ..server.state import Runner
 from ..server.store import Store
 from .entrants import Entrant
-from .launch import Program, Stderr, launch
+from .launch import DEFAULT_MOVE_TIME, Program, Stderr, launch
 from .play import Setup
 from .record import (
     count_events,
@@ -81,10 +81,9 @@ from .record import (
     standin_seed,
     timed,
 )
-from .runner import DEFAULT_MOVE_TIME
 from .schedule import Game
 
-__all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "MAX_REFUSED"]
+__all__ = ["play_external", "MatchTable", "CONNECT_TIME", "MAX_REFUSED"]
 
 log = logging.getLogger(__name__)
 

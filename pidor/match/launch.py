@@ -37,7 +37,11 @@ import trio
 from ..engine.game import shown
 
 __all__ = ["PLACEHOLDERS", "check_command", "fill_command", "literal", "bot_environment", "launch", "Program", "Stderr",
-           "STDERR_HEAD", "STDERR_TAIL", "telling_lines", "telling_line"]
+           "STDERR_HEAD", "STDERR_TAIL", "telling_lines", "telling_line", "DEFAULT_MOVE_TIME"]
+
+#: Seconds for each action of a bot program (``stdio:``, ``cmd:``, ``tcp:``) when
+#: ``--move-time`` is not given.
+DEFAULT_MOVE_TIME = 5.0
 
 #: The fields a command line may name, and the environment gives as ``PIDOR_<FIELD>``.
 PLACEHOLDERS = ("host", "port", "table", "seat", "token")

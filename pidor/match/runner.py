@@ -23,8 +23,8 @@ from ..engine.table import table_options
 from ..stdio import bridge_command
 from ..stdio.seat import Clock
 from .entrants import Entrant, name_entrants, parse_entrant
-from .launch import literal
-from .play import Setup
+from .launch import DEFAULT_MOVE_TIME, literal
+from .play import Setup, play
 from .pool import play_all
 from .record import match_base, server_seed
 from .schedule import Game, schedule
@@ -36,9 +36,6 @@ __all__ = ["Interim", "MatchResult", "run_match", "DEFAULT_SPEC", "MAX_FORFEITS"
            "MatchInterrupted", "read_results"]
 
 DEFAULT_SPEC = "builtin:random"
-#: Seconds for each action of a bot program (``stdio:``, ``cmd:``, ``tcp:``) when
-#: ``--move-time`` is not given.
-DEFAULT_MOVE_TIME = 5.0
 #: An entrant that forfeits this many games in a row from its first stops the match.
 MAX_FORFEITS = 3
 
@@ -339,7 +336,8 @@ def run_match(
             if any(e.kind == "stdio" for e in entrants):
                 clock = clock or TimeControl()
                 stderr = stderr_files(entrants, stderr_dir)
-                games_done = play_threads(setup, todo, concurrency, Clock(clock.move or DEFAULT_MOVE_TIME, clock.game),
+                games_done = play_threads(lambda game, stable: play(setup, game, stable), todo, concurrency,
+                                          Clock(clock.move or DEFAULT_MOVE_TIME, clock.game),
                                           stderr)
             else:
                 games_done = play_all(setup, todo, concurrency, ray)

@@ -9,7 +9,7 @@ process, by ``--concurrency`` threads, each with a :class:`Stable` of bots of it
   :class:`~pidor.match.launch.Stderr`), and why a bot forfeited goes there too, as a line
   ``pidor match: game N, seat S: forfeits (REASON): WHAT IT DID``.
 * The host's clock is the match's: ``--move-time`` (default
-  :data:`~pidor.match.runner.DEFAULT_MOVE_TIME`) for each answer, ``--game-time`` for
+  :data:`~pidor.match.launch.DEFAULT_MOVE_TIME`) for each answer, ``--game-time`` for
   all of a game's.
 * Records come out as games end (in any order); on Ctrl-C (``KeyboardInterrupt`` in the
   main thread) every bot is killed at once, the games under way are cut off (their logs
@@ -27,7 +27,7 @@ import re
 import threading
 import time
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from ..bots.policy import Policy
 from ..stdio.program import QUIT_GRACE, BotProgram, Failed
@@ -126,11 +126,11 @@ class Stable:
             program.kill()
 
 
-def play_threads(setup, games: list[Game], workers: int, clock: Clock, stderr: dict[str, Stderr]) -> Iterator[dict]:
-    """The records of ``games`` as they end, played by ``workers`` threads. Closing the
+def play_threads(play: Callable[[Game, Stable], dict], games: list[Game], workers: int, clock: Clock,
+                 stderr: dict[str, Stderr]) -> Iterator[dict]:
+    """The records of ``games`` as they end, each made by ``play`` (the match's:
+    :func:`pidor.match.play.play` with its setup) in one of ``workers`` threads. Closing the
     iterator early lets the games under way end (their records are dropped)."""
-    from .play import play
-
     todo = iter(games)
     take = threading.Lock()
     out: queue.Queue = queue.Queue()
@@ -144,7 +144,7 @@ def play_threads(setup, games: list[Game], workers: int, clock: Clock, stderr: d
                     game = next(todo, None)
                 if game is None:
                     break
-                out.put(play(setup, game, stable))
+                out.put(play(game, stable))
         except BaseException as e:  # noqa: BLE001 - handed to the main thread
             out.put(e)
         finally:
