@@ -182,8 +182,9 @@ class Person:
     @staticmethod
     def _cheat(options: list[str], before: str) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
-        (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
-        beat, or throw in a rank that is not on the table (D3, D4)."""
+        (keep a drawn card that fits: P5b/P5c); in any game, the first option that plays a
+        card, played with a card of the hand that no option offers (durak: cover with a card
+        that does not beat, throw in a rank that is not on the table, D3, D4)."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -195,9 +196,8 @@ class Person:
         spare = [c for c in hand if c not in named]
         if not spare:
             return None
-        covers = [o.split() for o in options if o.startswith("cover ")]
-        if covers:
-            return f"cover {spare[0]} {covers[0][2]}"
-        if "attack" in kinds and "bito" in kinds:
-            return f"attack {spare[0]}"
+        for option in options:
+            kind, *args = option.split(" — ")[0].split()
+            if args and args[0] in hand:  # it plays a card of the hand
+                return " ".join([kind, spare[0], *args[1:]])
         return None

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from pidor.games import GAME_IDS, game_class
+from pidor.games import GAME_IDS, game_class, spec
 import trio
 
 from pidor.gamelog.reader import read_log
@@ -77,9 +77,8 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
     assert {kind for kind, _ in person.typed} == {"move", "cheat", "call", "vote"}
     assert person.count("move") + person.count("cheat") <= counts["actions"] + refused
     assert person.windows > 10 * person.count("call")
-    loser = {"pidor": ("пидор — ", " is the «pidor»"), "durak": ("дурак — ", " is the durak")}
-    kind = "pidor" if game == "pidor" else "durak"
-    said = loser[kind][0 if lang == "ru" else 1]
+    word = spec(game).loser[lang]  # the game's own word for its loser
+    said = f"{word} — " if lang == "ru" else f" is {word}"
     assert said in screen or ("ничья" if lang == "ru" else "a draw") in screen
     if lang == "ru":
         english = sorted(set(ENGLISH.findall(screen)))
