@@ -40,6 +40,8 @@ HAND = 4
 STUB = 2
 SUITS = "cdhs"
 
+#: T13: the steps and ``None`` as ints in a position.
+_INT = {None: -1, "beat": 0, "lead": 1, "draw": 2, "pick": 3, "pass": 4}
 _PLAIN = ("turn", "owe", "after", "by", "high", "dealer")
 _LISTS = ("deck", "stack", "out", "order", "unit_mark")
 _NESTED = ("hands", "stubs", "payments")
@@ -482,10 +484,11 @@ class StumpGame(Game):
 
     def position(self) -> tuple:
         """T13: every card's place (hands and пеньки as sets, the deck and the stack in
-        order), whose turn, what he owes; not the mark."""
-        return (self.turn, self.owe, self.after, self.by, tuple(self.deck), tuple(self.stack),
-                tuple(tuple(sorted(h)) for h in self.hands), tuple(tuple(sorted(s)) for s in self.stubs),
-                tuple(self.order), tuple(map(tuple, self.payments)))
+        order), whose turn, what he owes; not the mark. Ints only (a position is keyed by
+        its hash, the same in every process)."""
+        return (_INT.get(self.turn, self.turn), _INT[self.owe], _INT[self.after], _INT.get(self.by, self.by),
+                tuple(self.deck), tuple(self.stack), tuple(tuple(sorted(h)) for h in self.hands),
+                tuple(tuple(sorted(s)) for s in self.stubs), tuple(self.order), tuple(map(tuple, self.payments)))
 
     # --- views ----------------------------------------------------------------------
 

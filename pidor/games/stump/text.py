@@ -23,11 +23,10 @@ class StumpText(GameText):
             "draw": "{who} draws {n}", "draw@me": "you draw {n}",
             "pick": "{who} picks up the пенёк", "pick@me": "you pick up your пенёк",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
-            "deal": "{dealer} deals, {first} leads; trump {trump} ({card})",
-            "drawn": "{who} draws {cards} (deck {deck})", "drawn@me": "you draw {cards} (deck {deck})",
-            "drawn_count": "{who} draws {n} (deck {deck})", "drawn_count@me": "you draw {n} (deck {deck})",
-            "stub": "{who} picks up the пенёк: {cards}", "stub@me": "you pick up your пенёк: {cards}",
-            "stub_count": "{who} picks up the пенёк ({n})", "stub_count@me": "you pick up your пенёк ({n})",
+            "deal": "{dealer} deals, {first} leads; trump {trump} ({card} under the deck)",
+            "deal_dealt": "{dealer} deals, {first} leads; trump {trump} (the last card dealt)",
+            "drawn": "{who} gets {cards} (deck {deck})", "drawn@me": "you get {cards} (deck {deck})",
+            "stub": "{who}'s пенёк: {cards}", "stub@me": "your пенёк: {cards}",
             "phase_play": "play", "phase_pay": "payment", "phase_over": "over",
             "stack": "the stack ({n}, top last): {cards}", "stack_empty": "the stack is empty",
             "owe_beat": "{who} beats {card} or takes {n}", "owe_beat@me": "you beat {card} or take {n}",
@@ -46,12 +45,10 @@ class StumpText(GameText):
             "draw": "{who} добирает {n}", "draw@me": "вы добираете {n}",
             "pick": "{who} берёт пенёк", "pick@me": "вы берёте свой пенёк",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
-            "deal": "сдаёт {dealer}, ходит {first}; козырь {trump} ({card})",
-            "drawn": "{who} добирает {cards} (в колоде {deck})", "drawn@me": "вы добираете {cards} (в колоде {deck})",
-            "drawn_count": "{who} добирает {n} (в колоде {deck})",
-            "drawn_count@me": "вы добираете {n} (в колоде {deck})",
-            "stub": "{who} берёт пенёк: {cards}", "stub@me": "вы берёте свой пенёк: {cards}",
-            "stub_count": "{who} берёт пенёк ({n})", "stub_count@me": "вы берёте свой пенёк ({n})",
+            "deal": "сдаёт {dealer}, ходит {first}; козырь {trump} ({card} под колодой)",
+            "deal_dealt": "сдаёт {dealer}, ходит {first}; козырь {trump} (последняя карта сдачи)",
+            "drawn": "{who} получает {cards} (в колоде {deck})", "drawn@me": "вам пришли {cards} (в колоде {deck})",
+            "stub": "пенёк {who}: {cards}", "stub@me": "ваш пенёк: {cards}",
             "phase_play": "игра", "phase_pay": "расплата", "phase_over": "конец",
             "stack": "стопка ({n}, верхняя последней): {cards}", "stack_empty": "стопка пуста",
             "owe_beat": "{who} бьёт {card} или берёт {n}", "owe_beat@me": "вы бьёте {card} или берёте {n}",
@@ -86,16 +83,14 @@ class StumpText(GameText):
     def event(self, say: Say, e: dict, said: bool = False) -> str | None:
         w, kind, seat = self.word, e.get("type"), e.get("seat")
         if kind == "deal":
-            return w(say, "deal", dealer=say.who(e.get("dealer")), first=say.who(e.get("first")),
+            return w(say, "deal" if e.get("trump_card") else "deal_dealt", dealer=say.who(e.get("dealer")),
+                     first=say.who(e.get("first")),
                      trump=card(e.get("trump")), card=card(e.get("trump_card")))
-        if kind == "draw":  # S3: the cards only to the drawer
-            if e.get("cards"):
-                return w(say, "drawn", seat, who=say.who(seat), cards=cards(e["cards"]), deck=e.get("deck"))
-            return w(say, "drawn_count", seat, who=say.who(seat), n=e.get("count"), deck=e.get("deck"))
-        if kind == "stub":  # S5: the пенёк only to its owner
-            if e.get("cards"):
-                return w(say, "stub", seat, who=say.who(seat), cards=cards(e["cards"]))
-            return w(say, "stub_count", seat, who=say.who(seat), n=e.get("count"))
+        if kind in ("draw", "stub"):  # S3, S5: the cards only to the drawer, to the пенёк's owner
+            if not e.get("cards"):
+                return ""  # (the action told it)
+            return w(say, "drawn" if kind == "draw" else "stub", seat, who=say.who(seat), cards=cards(e["cards"]),
+                     deck=e.get("deck"))
         return None
 
     def board(self, say: Say, view: dict) -> list[str]:
