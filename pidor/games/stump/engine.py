@@ -175,26 +175,13 @@ class StumpGame(Game):
         return [self.turn]
 
     def actions(self, seat: int) -> list[Action]:
-        if seat not in self.to_act():
-            return []
-        hand = self.hands[seat]
-        if self.payments:
-            return [("give", c) for c in hand]
-        owe, out = self.owe, []
-        if owe == "lead":
-            out = [("lead", c) for c in hand]
-        elif owe == "beat":
-            size = len(self.stack)
-            out = [("beat", c) for c in hand]
-            most = self.owed()
-            out += [("take", k, below) for below in range(size) for k in range(1, min(most, size - below) + 1)]
-        elif owe == "draw":
-            out = [("draw", k) for k in range(len(self.deck) + 1)]
-        if self.stubs[seat]:
-            out.append(("pick",))
-        return out
+        return self._options(seat, False)
 
     def honest_actions(self, seat: int) -> list[Action]:
+        return self._options(seat, True)
+
+    def _options(self, seat: int, honest: bool) -> list[Action]:
+        """What ``seat`` may do now: every action hands can make (T1), or the honest ones."""
         if seat not in self.to_act():
             return []
         hand = self.hands[seat]
@@ -204,13 +191,18 @@ class StumpGame(Game):
         if owe == "lead":
             out = [("lead", c) for c in hand]
         elif owe == "beat":
-            can = self._beaters[self.stack[-1]]
-            out = [("beat", c) for c in hand if c in can]
-            out.append(("take", self.owed(), 0))
+            most = self.owed()
+            if honest:
+                can = self._beaters[self.stack[-1]]
+                out = [("beat", c) for c in hand if c in can] + [("take", most, 0)]
+            else:
+                size = len(self.stack)
+                out = [("beat", c) for c in hand]
+                out += [("take", k, below) for below in range(size) for k in range(1, min(most, size - below) + 1)]
         elif owe == "draw":
-            out = [("draw", self.owed())]
-        if self.stubs[seat] and not hand and not self.deck:
-            out.append(("pick",))
+            out = [("draw", self.owed())] if honest else [("draw", k) for k in range(len(self.deck) + 1)]
+        if self.stubs[seat] and not (honest and (hand or self.deck)):
+            out.append(("pick",))  # S5; S7p while holding cards or while the deck lasts
         return out
 
     def well_formed(self, action: Action) -> Action:
@@ -295,7 +287,7 @@ class StumpGame(Game):
             return "S5"
         if self.payments:
             return "T14"
-        return {"beat": "S4", "lead": "S2", "draw": "S3", "pick": "S5"}[self.owe]
+        return {"beat": "S4", "lead": "S2", "draw": "S3", "pick": "S5"}.get(self.owe, "S5")
 
     # --- mutation -------------------------------------------------------------
 
