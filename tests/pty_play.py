@@ -183,10 +183,11 @@ class Person:
     @staticmethod
     def _cheat(options: list[str], before: str, sets: bool = False) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
-        (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
-        beat, or throw in a rank that is not on the table (D3, D4); where sets are discarded
-        by rank, four cards of two ranks named as a set (B5f); in «сто одно», cover with a card
-        of another suit and rank (H7c); else :meth:`_other_place`."""
+        (keep a drawn card that fits: P5b/P5c); where sets are discarded by rank, four cards of
+        two ranks named as a set (B5f); in any game, the first option that plays a card, played
+        with a card of the hand that no option offers (durak: cover with a card that does not
+        beat, throw in a rank that is not on the table, D3, D4; «сто одно»: cover with a card of
+        another suit and rank, H7c); else :meth:`_other_place`."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -206,12 +207,10 @@ class Person:
         spare = [c for c in hand if c not in named]
         if not spare:
             return None
-        covers = [o.split() for o in options if o.startswith("cover ")]
-        if covers:  # the first cover, with a card no honest option lays (its target, if it has one, kept)
-            target = [w for w in covers[0][2:3] if w.isdigit()]
-            return " ".join(["cover", spare[0], *target])
-        if "attack" in kinds and "bito" in kinds:
-            return f"attack {spare[0]}"
+        for option in options:
+            kind, *args = option.split(" — ")[0].split()
+            if args and args[0] in hand:  # it plays a card of the hand
+                return " ".join([kind, spare[0], *args[1:]])
         return None
 
     @staticmethod
