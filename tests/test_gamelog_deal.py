@@ -173,3 +173,15 @@ def test_T10_the_stream_is_hmac_sha256_of_label_and_counter(key):
             expected.append(us[i] % n)
             i += 1
         assert [rng.below(n) for _ in range(8)] == expected
+
+
+def test_T15_a_later_deal_shuffles_on_a_stream_of_its_own_label():
+    """T15: a game of several deals shuffles each later one from the same key on its own
+    label (``deal 2``): Fisher–Yates on that stream, the deal's ``deck`` stream untouched."""
+    key, cards = b"series", list(range(24))
+    rng, expected = Rng(key, b"deal 2"), list(cards)
+    for i in range(len(expected) - 1, 0, -1):
+        j = rng.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shuffled(cards, key, b"deal 2") == expected != shuffled(cards, key)
+    assert shuffled(cards, key, b"deck") == shuffled(cards, key)
