@@ -15,7 +15,10 @@ show; a game's :class:`Belief` says
 * :meth:`Belief.follow`: what a public event says that the engine cannot know on the
   belief (who leads when that hangs on hidden hands; a trump a rebuilt belief missed);
 * :data:`Belief.LOOKAHEAD` and :meth:`Belief.onto_deck`: an action whose card shows only
-  in the event after it (a face-up draw), to be put on top of the deck before it is played.
+  in the event after it (a face-up draw), to be put on top of the deck before it is played;
+* :data:`Belief.DEALS` and :meth:`Belief.redeal`: in a game of several deals (T15), an event
+  that deals the cards afresh: the belief's hidden slots are filled anew, and the cards the
+  seat cannot place are those of the new deal it was not shown.
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ class Belief:
     HAND_EVENTS: ClassVar[frozenset[str]] = frozenset()
     #: Action kinds whose consequence (the next event) shows a card from the deck.
     LOOKAHEAD: ClassVar[frozenset[str]] = frozenset()
+    #: Event types that deal the cards afresh (a game of several deals, T15): :meth:`redeal`.
+    DEALS: ClassVar[frozenset[str]] = frozenset()
 
     def from_view(self, view: dict, rules: dict, seat: int | None) -> tuple[Game, set[int]]:
         """A game consistent with ``view`` (the seat's), and the cards the seat cannot place."""
@@ -61,6 +66,12 @@ class Belief:
 
     def follow(self, game: Any, event: dict) -> None:
         """Make the belief agree with a public ``event`` the engine produced on it too."""
+
+    def redeal(self, game: Any, event: dict, seat: int | None) -> set[int]:
+        """A new deal (an event of :data:`DEALS`, as ``seat`` was shown it; the engine dealt
+        the belief its own guesses already): make ``game`` agree with the event (the seat's
+        own cards, every count) and return the cards the seat cannot place from now on."""
+        raise NotImplementedError
 
     def onto_deck(self, action: tuple, after: dict) -> int | None:
         """The card ``action`` takes from the top of the deck, as the event ``after`` it

@@ -9,7 +9,8 @@ seat cannot place, in some order. It starts from a view (a ``snapshot``'s, or
 ``vote``, ``abstain``, ``verdict`` and ``bito_timeout`` become the table calls that made
 them. Before a card is used, it is swapped into place among the unknown cards: the card a
 player lays was in his hand, the card drawn face up (P9) was on top of the deck, the
-cards dealt to this seat are the ones its private events name. No rule is written twice:
+cards dealt to this seat are the ones its private events name; in a game of several deals
+(T15) each new deal fills the hidden slots afresh. No rule is written twice:
 the engine judges the belief as it judges the real table.
 
 Because no rule in ``pidor.engine.rules`` depends on a hidden card (each is judged from
@@ -231,7 +232,9 @@ class Knowledge:
         game's belief follow what it announces."""
         cards = e.get("cards") if e.get("seat") == self.seat and self.seat is not None else None
         game = self._table.game
-        if cards and e["type"] in self._cards.HAND_EVENTS:
+        if e["type"] in self._cards.DEALS:  # T15: a new deal; what was seen of the last one is gone
+            self._unknown = self._cards.redeal(game, e, self.seat)
+        elif cards and e["type"] in self._cards.HAND_EVENTS:
             hand = game.hands[self.seat]
             got = [parse_card(c) for c in cards]
             first = len(hand) - len(got)  # the engine put the belief's guesses here, in order
