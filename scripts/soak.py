@@ -65,7 +65,7 @@ from server_load import (Seat, Stats, cpu_seconds, free_port, latency_ms, rss_ki
                          stop_server, wait_listening)
 
 from pidor import wire  # server_load put the repository on sys.path
-from pidor.games import GAME_IDS
+from pidor.games import GAME_IDS, spec
 from pidor.server.testing import Client
 
 #: The lists phase's goal: the normal tables' act round trip p99 (ms) under the flood.
@@ -141,9 +141,11 @@ def game_address(k: int) -> str:
 
 
 def game_setup(k: int) -> tuple[str, int]:
-    """Game ``k``'s game and seat count: every game in turn, 2 to 4 seats (every game
-    takes those)."""
-    return GAME_IDS[k % len(GAME_IDS)], 2 + (k // len(GAME_IDS)) % 3
+    """Game ``k``'s game and seat count: every game in turn, each with 2 to 4 seats in turn
+    (those of them it takes)."""
+    game = GAME_IDS[k % len(GAME_IDS)]
+    counts = [n for n in (2, 3, 4) if n in spec(game).players]
+    return game, counts[(k // len(GAME_IDS)) % len(counts)]
 
 
 async def one_game(port: int, k: int, token: str | None, stats: Stats) -> str:

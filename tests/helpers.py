@@ -16,6 +16,17 @@ from pidor.engine.table import Table
 from pidor.games import GAME_IDS, spec
 
 
+def players_near(game: str, wanted: int) -> int:
+    """The player count ``game`` allows nearest to ``wanted`` (of two as near, the fewer):
+    a test written for 3 players plays a game of four at four."""
+    return min(spec(game).players, key=lambda n: (abs(n - wanted), n))
+
+
+def deck_near(game: str, wanted: int) -> int:
+    """The deck ``game`` plays nearest in size to ``wanted``."""
+    return min(spec(game).decks, key=lambda n: (abs(n - wanted), n))
+
+
 def pidor_deck(opens: str, draws: str = "", size: int = 52) -> list[int]:
     """A «пидор» deck order (top first) with the given open cards (one per seat, seat 0
     first) and the given first draws; closed cards and the rest come from the unused cards

@@ -183,7 +183,8 @@ class Person:
     def _cheat(options: list[str], before: str) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
         (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
-        beat, or throw in a rank that is not on the table (D3, D4)."""
+        beat, or throw in a rank that is not on the table (D3, D4); where cards are beaten
+        (``beat``), beat with one that does not beat."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -198,6 +199,9 @@ class Person:
         covers = [o.split() for o in options if o.startswith("cover ")]
         if covers:
             return f"cover {spare[0]} {covers[0][2]}"
+        beats = [o.split() for o in options if o.startswith("beat ")]
+        if beats:  # beat with a card that does not beat (what it beats, if the option names it)
+            return " ".join(["beat", spare[0], *beats[0][2:]])
         if "attack" in kinds and "bito" in kinds:
             return f"attack {spare[0]}"
         return None

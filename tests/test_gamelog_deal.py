@@ -12,7 +12,7 @@ import msgpack
 import pytest
 
 from pidor.cards import card_code, deck as full_deck, parse_cards
-from pidor.games import GAME_IDS
+from pidor.games import GAME_IDS, spec
 from pidor.engine.seeds import Rng, shuffled
 from pidor.engine.table import Table
 from pidor.gamelog.deal import check_reveal, commitment, deal_key, deal_message
@@ -105,10 +105,12 @@ def test_T10_worked_example_bottle_and_the_engines_deal(example):
     assert t.view(None)["trump_card"] == "Ad"
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if 36 in spec(g).decks])
 def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
     """LOGS.md section 3, step 5: seat s (of n) gets cards s, n + s, …, (k − 1)n + s of the
-    shuffled deck, the rest is the deck, top first; a trump card is the deck's last."""
+    shuffled deck, the rest is the deck, top first; a trump card is the deck's last. (Every
+    game that plays the example's 36 cards; a game of another deck checks its own deal in
+    its folder's tests.)"""
     key, deck = hexbytes(example["key"]), example["deck"].split()
     n = 4
     t = Table({"game": game, "players": n, "deck": 36})

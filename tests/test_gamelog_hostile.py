@@ -20,6 +20,8 @@ import tracemalloc
 import msgpack
 import pytest
 
+from helpers import players_near
+
 from pidor.games import GAME_IDS
 from pidor.gamelog import verify as verify_module
 from pidor.gamelog.format import BUFFER, CHUNK, MAX_RECORD, ZERO, LogFile, chain, frame
@@ -60,8 +62,9 @@ def read_lazily(prefix: bytes, size: int, fill: bytes = b"a") -> tuple[LogFile, 
 def game_logs(tmp_path_factory) -> dict[str, bytes]:
     """A log of every game."""
     d = tmp_path_factory.mktemp("logs")
-    return {game: open(run_match(game, 3, 1, seed=f"hostile-{game}", logs=d / game,
-                                 specs=["builtin:random:cheat=0.2,attention=0.6"] * 3).logs[0], "rb").read()
+    return {game: open(run_match(game, players_near(game, 3), 1, seed=f"hostile-{game}", logs=d / game,
+                                 specs=["builtin:random:cheat=0.2,attention=0.6"] * players_near(game, 3)).logs[0],
+                       "rb").read()
             for game in GAME_IDS}
 
 

@@ -23,6 +23,7 @@ from pidor.engine.table import table_options
 from pidor.server.seating import server_options
 from pidor.server.testing import connect
 
+from helpers import players_near
 from server_helpers import seated_client, serve
 
 # ------------------------------------------------------------------ create options (item 5)
@@ -158,7 +159,7 @@ BAD_CARDS = [0, 10**5000, "11h", "Tx", "", "T"]
 
 
 def fresh(game: str):
-    return game_class(game).new({"players": 3}, seed=b"validation")
+    return game_class(game).new({"players": players_near(game, 3)}, seed=b"validation")
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -190,7 +191,8 @@ def test_seats_and_indices_out_of_range_are_the_games_to_refuse(game):
     before = g.to_data()
     for kind, spec in g.ACTIONS.items():
         for number in (-1, -(2**63), 2**64 - 1, 52):
-            card = card_code(g.zones()["deck"][0])
+            held = {c for zone, cards in g.zones().items() if zone.startswith("hand.") for c in cards}
+            card = card_code(next(c for c in range(52) if c not in held))  # (a card nobody holds)
             data = {"type": kind, **{n: card if t == "card" else [card] if t == "cards" else number for n, t in spec}}
             action = g.parse_action(data)
             if any(t not in ("card", "cards") for _, t in spec):

@@ -5,6 +5,7 @@ table's recorded violations (T5/T6: the table judges every rule from open cards)
 from __future__ import annotations
 
 import pytest
+from helpers import players_near
 
 from pidor.bots import RandomBot
 from pidor.driver import Driver
@@ -127,28 +128,37 @@ def _swap_hidden(t: Table, seat: int) -> None:
 def test_a_policy_decides_the_same_whatever_the_cards_it_cannot_see(game):
     """Two tables that differ only in other seats' hidden cards: a cheating, calling random
     bot with the same seed makes the same decisions at both, all game long, while its
-    knowledge follows each table (it is handed its observation, never the table)."""
+    knowledge follows each table (it is handed its observation, never the table). The
+    other seats make the same moves at both tables while they can."""
     decided = 0
     for g in range(6):
         tables = []
         for swap in (False, True):
-            t = Table({"game": game, "players": 3})
+            t = Table({"game": game, "players": players_near(game, 3)})
             t.start(seed=b"same-%d" % g)
             if swap:
                 _swap_hidden(t, 0)
             tables.append(t)
         assert tables[0].to_data() != tables[1].to_data() and tables[0].view(0) == tables[1].view(0)
-        drivers = [Driver(t, [RandomBot(0, b"same", cheat=0.5, attention=0.5, false_call=0.2), None, None],
+        others = [None] * (tables[0].game.players - 1)
+        drivers = [Driver(t, [RandomBot(0, b"same", cheat=0.5, attention=0.5, false_call=0.2), *others],
                           Rng(b"same", b"driver")) for t in tables]
-        for _ in range(15):  # seat 0 decides until the deal shows the difference to it
+        for _ in range(40):  # seat 0 decides until the deal shows the difference to it
             t = tables[0]
-            if 0 not in t.to_act():
+            movers = t.to_act()
+            if 0 in movers:
+                choices = [d.decide(0) for d in drivers]
+                assert choices[0] == choices[1]
+                decided += 1
+                seat, action = 0, choices[0]
+            else:  # another seat moves, the same at both tables: a move its hands have at both
+                seat = movers[0] if movers else None
+                action = next((a for a in t.honest_actions(seat) if a in tables[1].honest_actions(seat)), None) \
+                    if movers else None
+            if action is None:
                 break
-            choices = [d.decide(0) for d in drivers]
-            assert choices[0] == choices[1]
-            decided += 1
             for d, tb in zip(drivers, tables):
-                d.feed(tb.act(0, choices[0]))
+                d.feed(tb.act(seat, action))
                 while tb.window is not None:
                     for s in tb.waiting_answers():
                         d.feed(tb.answer(s, False))

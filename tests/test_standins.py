@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import game_variants
+from helpers import game_variants, players_near
 from server_helpers import play_until, seated_client, serve
 
 from pidor.bots import Policy, RandomBot
@@ -81,10 +81,11 @@ class Told(Policy):
 def test_the_driver_makes_no_choice_of_a_stand_in_but_an_honest_option_T9(game):
     """Where a seat could cheat, its stand-in's cheat is refused and changes nothing; one of
     its honest options (an equal copy will do) is made, logged ``auto``, with no violation."""
-    t = Table({"game": game, "players": 3})
-    rec = Recorder(t, io.BytesIO(), server_seed=b"told".ljust(32, b"-"), seat_seeds=[None] * 3)
+    n = players_near(game, 3)
+    t = Table({"game": game, "players": n})
+    rec = Recorder(t, io.BytesIO(), server_seed=b"told".ljust(32, b"-"), seat_seeds=[None] * n)
     rec.start()
-    bots = [RandomBot(s, b"told", attention=0.5) for s in range(3)]
+    bots = [RandomBot(s, b"told", attention=0.5) for s in range(n)]
     driver = Driver(rec, bots, Rng(b"told", b"driver"))
 
     def cheats(seat: int) -> list:
@@ -101,7 +102,7 @@ def test_the_driver_makes_no_choice_of_a_stand_in_but_an_honest_option_T9(game):
             driver.feed(rec.tick(rec.deadline()))
     made: list[dict] = []
     told = Told(seat, t.game.action_data(cheats(seat)[0]))
-    stand_in = Driver(rec, [told if s == seat else None for s in range(3)], Rng(b"told", b"stand-in"), made.extend)
+    stand_in = Driver(rec, [told if s == seat else None for s in range(n)], Rng(b"told", b"stand-in"), made.extend)
     before = t.to_data()
     assert stand_in.play(0.0) == 0 and stand_in.refused == 1 and t.to_data() == before and not made
     honest = stand_in.observation(seat).honest
