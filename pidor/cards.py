@@ -152,17 +152,21 @@ def card_text(card: Card) -> str:
     return _RANK_TEXT[rank_of(card)] + _SUIT_SYMBOLS[suit_of(card)]
 
 
+#: The decks there are: their size -> their lowest rank.
+_LOW_RANKS = {52: 2, 36: 6, 24: 9}
+
+
 def low_rank(deck_size: int) -> int:
-    """The lowest rank of a deck: 2 in the 52-card deck, 6 in the 36-card deck."""
-    if deck_size == 52:
-        return 2
-    if deck_size == 36:
-        return 6
-    raise ValueError(f"a deck has 36 or 52 cards, not {deck_size}")
+    """The lowest rank of a deck: 2 in the 52-card deck, 6 in the 36-card deck, 9 in the
+    24-card deck."""
+    low = _LOW_RANKS.get(deck_size)
+    if low is None:
+        raise ValueError(f"a deck has 24, 36 or 52 cards, not {deck_size}")
+    return low
 
 
 def deck(size: int) -> list[Card]:
-    """All cards of a 36- or 52-card deck, in a fixed order (suit by suit, low to high)."""
+    """All cards of a 24-, 36- or 52-card deck, in a fixed order (suit by suit, low to high)."""
     low = low_rank(size)
     return [suit * 13 + rank - 2 for suit in SUITS for rank in range(low, ACE + 1)]  # (make_card's)
 

@@ -16,6 +16,11 @@ from pidor.engine.table import Table
 from pidor.games import GAME_IDS, spec
 
 
+def deck_near(game: str, wanted: int) -> int:
+    """The deck ``game`` plays nearest in size to ``wanted``."""
+    return min(spec(game).decks, key=lambda n: (abs(n - wanted), n))
+
+
 def pidor_deck(opens: str, draws: str = "", size: int = 52) -> list[int]:
     """A «пидор» deck order (top first) with the given open cards (one per seat, seat 0
     first) and the given first draws; closed cards and the rest come from the unused cards

@@ -48,6 +48,13 @@ def test_decks():
         deck(40)
 
 
+def test_the_24_card_deck_is_nine_to_ace():
+    """Z1: «залупа» plays 24 cards, nine to ace of each suit."""
+    assert len(deck(24)) == len(set(deck(24))) == 24 and low_rank(24) == 9
+    assert sorted({rank_of(c) for c in deck(24)}) == [9, 10, 11, 12, 13, 14]
+    assert set(deck(24)) < set(deck(36))
+
+
 def test_parse_cards_accepts_a_string_or_a_list():
     assert parse_cards("Th 10♣ QS") == parse_cards(["Th", "Tc", "Qs"]) == [
         make_card(10, HEARTS), make_card(10, 0), make_card(12, SPADES)]

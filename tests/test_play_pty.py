@@ -18,7 +18,7 @@ from pidor.play.words import EVENTS
 import trio
 
 from pidor.gamelog.reader import read_log
-from helpers import players_of
+from helpers import deck_near, players_of
 from pty_play import Person, Terminal
 from server_helpers import serve
 
@@ -53,7 +53,7 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
     async with serve(seeds=seeds, logs=tmp_path) as (_server, port):
         def go():
             term = Terminal(["--port", str(port), "--name", "person", "--game", game, "--players", str(n),
-                             "--deck", "36", "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
+                             "--deck", str(deck_near(game, 36)), "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
                              *clocks])
             person = Person(term, sets=game_class(game).ACTIONS.get("discard") == (("rank", "rank"), ("cards", "cards")))
             try:

@@ -10,7 +10,8 @@ seat cannot place, in some order. It starts from a view (a ``snapshot``'s, or
 them. Before a card is used, it is swapped into place among the unknown cards: the card a
 player lays was in his hand, the card drawn face up (P9) was on top of the deck, a card
 turned face up lay where the game's belief says (``Belief.placed``), the cards dealt to
-this seat are the ones its private events name. No rule is written twice:
+this seat are the ones its private events name; in a game of several deals (T15) each new
+deal fills the hidden slots afresh. No rule is written twice:
 the engine judges the belief as it judges the real table.
 
 Because almost no rule depends on a hidden card (each is judged from the open cards, the
