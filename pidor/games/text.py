@@ -58,6 +58,19 @@ class GameText:
     verbs: ``вы кроете``, not ``вы кроет``), used when the sentence's subject is ``me``."""
 
     WORDS: ClassVar[dict[str, dict[str, str]]] = {"en": {}, "ru": {}}
+    #: The zones of :meth:`pidor.engine.game.Game.zones` as the viewer draws them, by name
+    #: without a seat's ``.N`` (``hand.0`` is seat 0's ``hand``): ``ru``/``en`` the name,
+    #: ``look`` how its cards lie: ``row`` side by side, ``fan`` overlapping (a pile, the
+    #: last card on top), ``pairs`` in the groups :meth:`groups` makes (a card and the one
+    #: on it). A game lists its own zones over these; a zone named nowhere is drawn as a row
+    #: under its id.
+    ZONES: ClassVar[dict[str, dict[str, str]]] = {
+        "deck": {"ru": "колода", "en": "deck", "look": "fan"},
+        "hand": {"ru": "рука", "en": "hand", "look": "row"},
+        "table": {"ru": "стол", "en": "table", "look": "row"},
+        "discard": {"ru": "сброс", "en": "discard", "look": "fan"},
+        "stack": {"ru": "стопка", "en": "stack", "look": "fan"},
+    }
     #: Events after which a spectator's board is drawn again (a trick, a bout is over).
     REDRAW: ClassVar[frozenset[str]] = frozenset()
 
@@ -107,6 +120,26 @@ class GameText:
     def turn(self, view: dict) -> list[int]:
         """The seats the board names as acting."""
         return list(view.get("to_act") or [])
+
+    # --- the viewer --------------------------------------------------------------------
+
+    def zone_name(self, lang: str, zone: str) -> str:
+        """A zone's name (``hand``, not ``hand.0``) in ``lang``; its id when the game has none."""
+        entry = self.ZONES.get(zone.partition(".")[0]) or {}
+        return entry.get(lang) or entry.get("en") or zone
+
+    def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
+        """The zones of look ``pairs`` as groups of cards that lie on one another (durak: an
+        attacking card and the card that covers it), from the public ``view``; every card
+        of such a zone in exactly one group. By default none."""
+        return {}
+
+    def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
+        """The card codes an action plays (the viewer highlights them in a court): by
+        default its ``card`` and ``cards``; a game whose actions move a card they do not
+        name (a stack's top) says which from the public view ``before`` the action."""
+        out = [action["card"]] if isinstance(action.get("card"), str) else []
+        return out + [c for c in action.get("cards") or () if isinstance(c, str)]
 
     # --- typing actions (``pidor play``) --------------------------------------------------
 

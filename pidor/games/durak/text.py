@@ -35,19 +35,22 @@ class DurakText(GameText):
             "transfer": "{who} переводит картой {card}", "transfer@me": "вы переводите картой {card}",
             "bito": "{who}: «бито»", "take": "{who}: «беру»",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
-            "bout": "отбой: {who} ходит под {to} (не больше {n})",
+            "bout": "заход: {who} ходит под {to} (не больше {n})",
             "bout_take": "{to} забирает со стола: {n}", "bout_bito": "«бито»: в отбой {n}",
             "new_defender": "теперь отбивается {to} (не больше {n})",
             "bito_timeout": "молчание — «бито» за {seats}",
             "drawn": "{who} добирает {n}: {cards}", "drawn@me": "вы добираете {n}: {cards}",
             "drawn_count": "{who} добирает {n} (в колоде {deck})",
-            "phase_bout": "отбой", "phase_pay": "расплата", "phase_draw": "добор", "phase_over": "конец",
+            "phase_bout": "заход", "phase_pay": "расплата", "phase_draw": "добор", "phase_over": "конец",
             "attack_line": "{who} ходит под {to} (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← не покрыта",
             "table": "на столе: {pairs}", "table_empty": "стол пуст",
             "counts": "карт: {counts}", "payments": "платят: {list}", "pays": "{who} → {to}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "table": {"ru": "стол", "en": "table", "look": "pairs"},
+             "discard": {"ru": "отбой", "en": "discard", "look": "fan"}}
     #: a bout is over
     REDRAW = frozenset({"bout_over"})
 
@@ -102,6 +105,10 @@ class DurakText(GameText):
                              for p in view["payments"])
             lines.append(w(say, "payments", list=pays))
         return lines
+
+    def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
+        # each attacking card with the card that covers it (D4)
+        return {"table": [[a] if c is None else [a, c] for a, c in view.get("table") or []]}
 
     def turn(self, view: dict) -> list[int]:
         # the attacker leads, the defender covers, the others may throw in

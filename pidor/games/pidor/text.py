@@ -89,6 +89,11 @@ class PidorText(GameText):
             "dues": "долги: {dues}", "owed": "{who} ×{count}", "paying": "{who} платит {to}: осталось {left}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "held": {"ru": "вытянутая карта", "en": "drawn card", "look": "row"},
+             "table": {"ru": "стол", "en": "table", "look": "fan"},
+             "discard": {"ru": "отбой", "en": "discard", "look": "fan"},
+             "prikup": {"ru": "прикуп", "en": "prikup", "look": "fan"}}
     #: a trick is over, the deal phase has ended
     REDRAW = frozenset({"trick_closed", "deal_end"})
 
@@ -189,6 +194,19 @@ class PidorText(GameText):
             lines.append(w(say, "paying", who=say.who(payment.get("from")), to=say.who(payment.get("to")),
                            left=payment.get("left")))
         return lines
+
+    def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
+        kind = action.get("type")
+        if kind in ("keep", "lay"):  # the drawn card (P3)
+            held = (before or {}).get("held")
+            return [held] if held else []
+        if kind == "move":  # the top of the mover's stack
+            top = _top((before or {}).get("stacks") or [], seat)
+            return [top] if top else []
+        if kind == "take":
+            taken = _on_table(before or {}, action.get("index"))
+            return [taken] if taken else []
+        return super().action_cards(seat, action, before)
 
     def turn(self, view: dict) -> list[int]:
         return list(view.get("to_act") or ([view["turn"]] if view.get("turn") is not None else []))
