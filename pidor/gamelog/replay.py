@@ -39,6 +39,7 @@ class Board:
     trump: str | None
     mark: int | None
     to_act: list[int]
+    groups: dict[str, list[list[str]]] = field(default_factory=dict)  # cards lying on one another (GameText.groups)
 
 
 @dataclass
@@ -217,7 +218,8 @@ class Replay:
         zones = {zone: [card_code(c) for c in cs] for zone, cs in game.zones().items()}
         hidden = {s: game.hidden_from(s) for s in [*range(self.players), None]}
         view = t.view(None)
-        return Board(zones, hidden, view.get("trump"), t.mark, list(view.get("to_act") or []))
+        return Board(zones, hidden, view.get("trump"), t.mark, list(view.get("to_act") or []),
+                     self.say.text.groups(zones, view))
 
     # ------------------------------------------------------------------ text
 
