@@ -2,6 +2,8 @@
 // The replay page: the data is in #game (see pidor/gamelog/html.py for its form).
 // A URL fragment drives it like its buttons and keys:
 // #view=1&step=10&lang=en&do=next,court,marked&keys=ArrowRight,c,v
+// (#walk: every step shown in turn, the milliseconds it took in <body data-walk-ms>:
+// scripts/bench_viewer.py)
 (function () {
   const game = JSON.parse(document.getElementById("game").textContent);
   const steps = game.steps;
@@ -300,6 +302,11 @@
   if (args.has("view")) setView(args.get("view"));
   for (const name of (args.get("do") || "").split(",").filter(Boolean)) {
     if (name in actions && name !== "play") actions[name]();
+  }
+  if (args.has("walk")) {
+    const start = performance.now();
+    for (let i = 0; i < steps.length; i++) show(i);
+    document.body.dataset.walkMs = String(Math.round(performance.now() - start));
   }
   for (const key of (args.get("keys") || "").split(",").filter(Boolean)) {
     document.dispatchEvent(new KeyboardEvent("keydown", { key: key, bubbles: true }));
