@@ -248,8 +248,8 @@ def test_both_languages_say_the_same_things():
     def fields(text):
         return {f for _, f, _, _ in Formatter().parse(text) if f}
 
-    def base(table):  # (a sentence's form for the reader's own seat, ``@me``, is optional)
-        return {k: v for k, v in table.items() if not k.endswith("@me")}
+    def base(table):  # (a sentence's forms for the reader's own seat, ``@me``, ``@to_me``, are optional)
+        return {k: v for k, v in table.items() if "@" not in k}
 
     games = [text_of(g).WORDS for g in GAME_IDS]
     for table in (words.TEXTS, words.EVENTS, words.WORDS, words.BOARD, words.ERRORS, *games):
@@ -270,7 +270,7 @@ def test_errors_are_sentences_in_the_session_language():
 
 
 def _name(seat):
-    return "вы(0)" if seat == 0 else f"bot-{seat}({seat})"
+    return "вы" if seat == 0 else f"bot-{seat}({seat})"
 
 
 def test_the_board_says_everything_at_a_glance():
@@ -283,9 +283,9 @@ def test_the_board_says_everything_at_a_glance():
     board = "\n".join(view_lines(tricks, 0, _name, "ru"))
     assert board.splitlines()[0] == ("── «пидор» · партия 4 · розыгрыш · козырь ♦ · в колоде 0 · метка: bot-2(2) ──")
     assert "  ходит: bot-1(1)" in board
-    assert "  на столе (2 из 3, снизу вверх): 8♥ (bot-2(2)) ← 9♥ (вы(0))" in board
-    assert "  карт: вы(0) 3, bot-1(1) 5 + прикуп 2, bot-2(2) 4" in board
-    assert "  вы(0) платит bot-2(2): осталось 1" in board
+    assert "  на столе (2 из 3, снизу вверх): 8♥ (bot-2(2)) ← 9♥ (вы)" in board
+    assert "  карт: вы 3, bot-1(1) 5 + прикуп 2, bot-2(2) 4" in board
+    assert "  вы платите bot-2(2): осталось 1" in board  # «вы» takes a plural verb (issue 28 §2)
     assert board.endswith("ваша рука: 10♥ 6♣ A♦")
     durak = {"game": "podkidnoy", "phase": "pay", "trump": "s", "trump_card": "7s", "deck": 3, "hands": [2, 6],
              "table": [["6h", "9h"], ["6d", None]], "attacker": 1, "defender": 0, "limit": 6, "bito": [1],
@@ -295,7 +295,7 @@ def test_the_board_says_everything_at_a_glance():
     assert "trump ♠ (7♠ under the deck)" in board and "the mark: nobody" in board
     assert "  call window on bot-1(1)'s action" in board
     assert "  on the table: 0) 6♥ ← 9♥   1) 6♦ ← not covered" in board
-    assert "  cards: вы(0) 2, bot-1(1) 6" in board and "  to pay: bot-1(1) → вы(0)" in board
+    assert "  cards: вы 2, bot-1(1) 6" in board and "  to pay: bot-1(1) → вы" in board
     assert "{" not in board and ": '" not in board  # prose, never a dict
 
 

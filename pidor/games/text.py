@@ -74,13 +74,16 @@ class GameText:
     #: Events after which a spectator's board is drawn again (a trick, a bout is over).
     REDRAW: ClassVar[frozenset[str]] = frozenset()
 
-    def word(self, say: Say, key: str, subject: Any = None, **fields: Any) -> str:
+    def word(self, say: Say, key: str, subject: Any = None, about: Any = None, **fields: Any) -> str:
         """The template ``key`` in the reader's language (English if it has none), filled
-        in; the ``@me`` form when ``subject`` is the reader's seat."""
+        in; the ``@me`` form when ``subject`` is the reader's seat, the ``@to_me`` form when
+        ``about`` (the seat the sentence is about or addressed to) is (``ходит под вас``)."""
         words = self.WORDS.get(say.lang) or {}
         template = None
         if subject is not None and subject == say.me:
             template = words.get(key + "@me")
+        if template is None and about is not None and about == say.me:
+            template = words.get(key + "@to_me")
         if template is None:
             template = words.get(key) or self.WORDS["en"].get(key)
         if template is None:

@@ -17,6 +17,11 @@ class DurakText(GameText):
             "transfer": "{who} transfers with {card}", "transfer@me": "you transfer with {card}",
             "bito": "{who}: «бито»", "take": "{who}: «беру»",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
+            "give_hidden@me": "you give a card",
+            "bout@me": "bout: you attack {to} (at most {n})", "bout@to_me": "bout: {who} attacks you (at most {n})",
+            "bout_take@me": "you take {n} cards from the table", "new_defender@me": "now you defend (at most {n})",
+            "attack_line@me": "you attack {to} (at most {n} cards)",
+            "attack_line@to_me": "{who} attacks you (at most {n} cards)",
             "bout": "bout: {who} attacks {to} (at most {n})", "bout_take": "{to} takes {n} cards from the table",
             "bout_bito": "«бито»: {n} cards to the discard", "new_defender": "now {to} defends (at most {n})",
             "bito_timeout": "silence counts as «бито» for {seats}",
@@ -35,17 +40,25 @@ class DurakText(GameText):
             "transfer": "{who} переводит картой {card}", "transfer@me": "вы переводите картой {card}",
             "bito": "{who}: «бито»", "take": "{who}: «беру»",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
+            "give_hidden@me": "вы отдаёте карту",
             "bout": "заход: {who} ходит под {to} (не больше {n})",
-            "bout_take": "{to} забирает со стола: {n}", "bout_bito": "«бито»: в отбой {n}",
+            "bout@me": "заход: вы ходите под {to} (не больше {n})",
+            "bout@to_me": "заход: {who} ходит под вас (не больше {n})",
+            "bout_take": "{to} забирает со стола: {n}", "bout_take@me": "вы забираете со стола: {n}",
+            "bout_bito": "«бито»: в отбой {n}",
             "new_defender": "теперь отбивается {to} (не больше {n})",
+            "new_defender@me": "теперь отбиваетесь вы (не больше {n})",
             "bito_timeout": "молчание — «бито» за {seats}",
             "drawn": "{who} добирает {n}: {cards}", "drawn@me": "вы добираете {n}: {cards}",
             "drawn_count": "{who} добирает {n} (в колоде {deck})",
             "phase_bout": "заход", "phase_pay": "расплата", "phase_draw": "добор", "phase_over": "конец",
-            "attack_line": "{who} ходит под {to} (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
+            "attack_line": "{who} ходит под {to} (не больше {n} карт)",
+            "attack_line@me": "вы ходите под {to} (не больше {n} карт)",
+            "attack_line@to_me": "{who} ходит под вас (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← не покрыта",
             "table": "на столе: {pairs}", "table_empty": "стол пуст",
-            "counts": "карт: {counts}", "payments": "платят: {list}", "pays": "{who} → {to}",
+            "counts": "карт: {counts}", "payments": "расплата за метку: {list}",
+            "pays": "{who} → {to}",
         },
     }
     ZONES = {**GameText.ZONES,
@@ -77,19 +90,21 @@ class DurakText(GameText):
                 return w(say, "drawn", seat, who=say.who(seat), n=e.get("count"), cards=cards(e["cards"]))
             return w(say, "drawn_count", seat, who=say.who(seat), n=e.get("count"), deck=e.get("deck"))
         if kind == "bout":
-            return w(say, "bout", who=say.who(e.get("attacker")), to=say.who(e.get("defender")), n=e.get("limit"))
+            return w(say, "bout", e.get("attacker"), e.get("defender"), who=say.who(e.get("attacker")),
+                     to=say.who(e.get("defender")), n=e.get("limit"))
         if kind == "bout_over":
             key = "bout_take" if e.get("outcome") == "take" else "bout_bito"
-            return w(say, key, to=say.who(e.get("defender")), n=e.get("count"))
+            return w(say, key, e.get("defender"), to=say.who(e.get("defender")), n=e.get("count"))
         if kind == "transfer":
-            return w(say, "new_defender", to=say.who(e.get("defender")), n=e.get("limit"))
+            return w(say, "new_defender", e.get("defender"), to=say.who(e.get("defender")), n=e.get("limit"))
         if kind == "bito_timeout":
             return w(say, "bito_timeout", seats=", ".join(say.who(s) for s in e.get("seats", [])) or "—")
         return None
 
     def board(self, say: Say, view: dict) -> list[str]:
         w = self.word
-        lines = [w(say, "attack_line", who=say.who(view.get("attacker")), to=say.who(view.get("defender")),
+        lines = [w(say, "attack_line", view.get("attacker"), view.get("defender"), who=say.who(view.get("attacker")),
+                   to=say.who(view.get("defender")),
                    n=view.get("limit"))]
         if view.get("bito"):
             lines.append(w(say, "bito_said", seats=", ".join(say.who(s) for s in view["bito"])))
