@@ -130,7 +130,7 @@ class Person:
 
     @staticmethod
     def called(text: str) -> bool:
-        return bool(re.search(r"\n(?:you|вы)\(0\): «пидор!»", text))
+        return bool(re.search(r"\n(?:you|вы): «пидор!»", text))
 
     def count(self, kind: str) -> int:
         return sum(k == kind for k, _ in self.typed)

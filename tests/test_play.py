@@ -128,7 +128,7 @@ async def test_play_session_plays_a_game_from_typed_lines():
         assert any("\n  1) " in block for block in out)
         assert any(re.search(r"^your hand: .*[♣♦♥♠]", block, re.M) for block in out)  # the board
         assert any(re.search(r"^  to act: ", block, re.M) and "trump" in block and "the mark: " in block
-                   and re.search(r"^  cards: you\(0\) \d+, bot-1\(1\) \d+", block, re.M) for block in out)
+                   and re.search(r"^  cards: you \d+, bot-1\(1\) \d+", block, re.M) for block in out)
         assert any(line.startswith("game over: ") and "is the durak" in line or "a draw" in line for line in out)
         assert any(line.startswith("hint [D") for line in out)  # tutorial: only bots at the table
         await in_thread(c.close)
@@ -168,11 +168,11 @@ async def test_play_session_shows_the_court_when_a_bot_calls_our_cheat():
         mark = await in_thread(go)
         assert mark == {"type": "mark", "seat": 0, "reason": "convicted"}
         court = next(i for i, line in enumerate(out) if line.startswith("⚖ court:"))
-        assert re.search(r"accuses: you keep \d*[2-9TJQKA10]+[♣♦♥♠] on your stack", out[court]), out[court]
+        assert re.search(r"accuses you: keep \d*[2-9TJQKA10]+[♣♦♥♠] on your stack", out[court]), out[court]
         rule = out[court + 1]  # P5b (fits another's open card) or P5c (fits your own), with its English text
         assert rule.startswith(("   [P5b] ", "   [P5c] ")) and "Provtyk: kept a card that fits on" in rule
         assert any(line.startswith("verdict: guilty") for line in out[court:])
-        assert "the mark goes to you(0) (convicted)" in out
+        assert "the mark goes to you (convicted)" in out
         await in_thread(c.close)
 
 
@@ -229,9 +229,9 @@ def test_session_renders_a_court_with_rule_texts():
              "voters": [2], "deadline": 30.0}
     s.state.absorb({"type": "event", "table": 1, "seq": 1, "event": court})
     s.message({"type": "event", "table": 1, "seq": 1, "event": court})
-    assert out[0].startswith("⚖ суд: #1 обвиняет: #0 оставляет карту себе")
+    assert out[0].startswith("⚖ суд: #1 обвиняет #0: оставляет карту себе")  # the card, when known
     assert out[1] == "   [P5b] Провтык: оставил себе карту."
-    assert out[2] == "⚖ ваш голос: `vote pidor` или `vote clean` · 30.0 s"
+    assert out[2] == "⚖ ваш голос: `vote pidor` или `vote clean` · 30.0 с"
     assert s.state.status["court"]["voters"] == [2]
 
 

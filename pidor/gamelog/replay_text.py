@@ -10,7 +10,7 @@ bookkeeping (``window``, ``window_closed``, passes) is ``verbose``: shown only o
 from __future__ import annotations
 
 from ..games import SPECS, known, rule, spec, text_of
-from ..games.text import Say, card, cards
+from ..games.text import Say, card, cards, predicate
 
 __all__ = ["Phrases", "VERBOSE", "card", "cards"]
 
@@ -73,7 +73,7 @@ _TEXT = {
         "honest_only": "{who}: теперь только честные ходы (T6)",
         "board_head": "┌ козырь {trump} · в колоде {deck} · метка: {mark} · ходит: {to_act}",
         "zone_of": "{zone} {who}",
-        "step_prompt": "[{k}/{n}] Enter: дальше · n: к следующему махлежу, «пидор!» или суду · q: выйти > ",
+        "step_prompt": "[{k}/{n}] Enter — дальше · n — к махлежу, «пидор!» или суду · q — выйти > ",
         "cheat": "✗ махлёж", "auto": "(за {who} ходит честный бот: {reason}, T9)", "tick": "⏱ {n} с",
         "result_loser": "== итог: проиграл {who}; порядок {order}", "result_draw": "== итог: ничья; порядок {order}",
         "aborted": "== прервана: {reason}", "mark_end": "   метка: {who}",
@@ -193,8 +193,7 @@ class Phrases:
         """An action's sentence without its subject (``кроет 7♠ картой 6♣``), for a line
         that has named the seat."""
         sentence = acted or self.action(seat, action if isinstance(action, dict) else {}, None, None)
-        who = self.who(seat)
-        return sentence[len(who):].lstrip(" :") if sentence.startswith(who) else sentence
+        return predicate(sentence, self.who(seat))
 
     def cheat(self, violations: list[str]) -> str:
         return f"   {self.t['cheat']}: " + "; ".join(self.rule(v) for v in violations)

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..cards import card_text, parse_card
 
-__all__ = ["Say", "GameText", "card", "cards", "SUITS"]
+__all__ = ["Say", "GameText", "card", "cards", "predicate", "SUITS"]
 
 SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
@@ -38,6 +38,12 @@ def card(value: Any) -> str:
 
 def cards(values: Any) -> str:
     return " ".join(card(v) for v in values or []) or "—"
+
+
+def predicate(sentence: str, who: str) -> str:
+    """An action's sentence without its subject (``кроет 7♠ картой 6♣``), for a line that
+    has named the seat already (a court's)."""
+    return sentence[len(who):].lstrip(" :") if who and sentence.startswith(who) else sentence
 
 
 class Say:

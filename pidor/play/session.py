@@ -97,7 +97,7 @@ class Session:
             return "—"
         st = self.state
         if seat == st.seat:
-            return f"{say(self.lang, 'you')}({seat})"
+            return say(self.lang, "you")  # (no number: «вы», issue 28 §2)
         for s in (st.info or {}).get("seats", []):
             if s.get("seat") == seat and s.get("name"):
                 return f"{s['name']}({seat})"
@@ -123,7 +123,7 @@ class Session:
         p = self.prompt
         if p is None:
             return None
-        left = "" if p.expires is None else f" · {max(0.0, p.expires - self.clock()):.1f} s"
+        left = "" if p.expires is None else " · " + say(self.lang, "seconds", n=f"{max(0.0, p.expires - self.clock()):.1f}")
         if p.kind == "window":
             return say(self.lang, "window_you" if self.keys else "window_line", what=p.text, clock=left)
         return say(self.lang, "court_vote" if self.keys else "court_line", clock=left)
@@ -197,10 +197,11 @@ class Session:
             self._offer = (None, [])  # the turn shown is gone: a new one comes after
         if t == "court" and st.seat in e.get("voters", ()):
             self._set_prompt(Prompt("court", seq, "", self._expires(e.get("deadline"))))
-        elif t == "results":
-            self.say("results_host" if st.is_host else "results_wait")
+        elif t == "results":  # one hint (issue 28 §3)
             if st.is_host:
-                self._host_hint(st.info or {})
+                self._host_hint(st.info or {}, between_games=True)
+            else:
+                self.say("results_wait")
         elif t in ("game_start", "deal_end"):
             self._shown_view = None
         if self.watching is not None and t in text_of(st.game).REDRAW:
@@ -259,7 +260,8 @@ class Session:
         shown = self._view(force)
         options = turn.get("options") or []
         if shown or force or options != self._shown_options:
-            clock = "" if turn.get("deadline") is None else f" ({turn['deadline']:g} s)"
+            deadline = turn.get("deadline")
+            clock = "" if deadline is None else " (" + say(self.lang, "seconds", n=f"{deadline:g}") + ")"
             lines = [say(self.lang, "your_turn", clock=clock)]
             # the command to type, and in Russian what it does (the commands are the same in both)
             st, public = self.state, self._public()
@@ -289,10 +291,11 @@ class Session:
         if changed and waiting:
             self.say("seats", seats=", ".join(f"{i} {n or '—'}" for i, (_, n, _) in enumerate(seats)))
         me, host = self.state.seat, info.get("host")
-        if host == me and self._host is not None and self._host != me:
+        mine = me is not None and host == me  # (a spectator hosts nothing, whoever leaves: issue 28 §3)
+        if mine and self._host is not None and self._host != me:
             self.say("host_now")
         if waiting and (changed or host != self._host):
-            if host == me:
+            if mine:
                 self._host_hint(info)
             elif changed:
                 free = sum(kind == "vacant" for kind, _, _ in seats)
@@ -300,9 +303,12 @@ class Session:
                     self.say("waiting", free=free)
         self._seats, self._host = seats, host
 
-    def _host_hint(self, info: dict) -> None:
+    def _host_hint(self, info: dict, between_games: bool = False) -> None:
         free = [str(s.get("seat")) for s in info.get("seats", []) if s.get("kind") == "vacant"]
-        self.say("host_free", seats=", ".join(free)) if free else self.say("host_start")
+        if free:
+            self.say("host_free", seats=", ".join(free))
+        else:
+            self.say("results_host" if between_games else "host_start")
 
     # -- from the player --
 
