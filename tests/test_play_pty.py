@@ -17,6 +17,7 @@ from pidor.games import GAME_IDS, game_class
 import trio
 
 from pidor.gamelog.reader import read_log
+from helpers import latin_outside_names
 from pty_play import Person, Terminal
 from server_helpers import serve
 
@@ -81,9 +82,11 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
     kind = "pidor" if game == "pidor" else "durak"
     said = loser[kind][0 if lang == "ru" else 1]
     assert said in screen or ("ничья" if lang == "ru" else "a draw") in screen
-    if lang == "ru":
+    if lang == "ru":  # no Latin but cards, names, rule ids and commands (issue 28 §2)
         english = sorted(set(ENGLISH.findall(screen)))
         assert not english, f"English on a Russian screen: {english}"
+        said = re.sub(r"^(игрок \d+ на|ваш токен) .*$", "", screen, flags=re.M)  # (the server's name, the token)
+        assert latin_outside_names(said, ["person"]) == []
 
 
 async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
