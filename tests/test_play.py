@@ -444,3 +444,83 @@ async def test_a_person_left_alone_becomes_host_seats_bots_and_starts():
         await in_thread(go)
         await in_thread(host.close)
         await in_thread(guest.close)
+
+
+# --- durak play without surprises (issue 28 §3) ----------------------------------------------
+
+def test_a_durak_hand_is_sorted_by_suit_trumps_last_then_by_rank():
+    from pidor.play.text import view_lines
+
+    view = {"game": "podkidnoy", "phase": "bout", "trump": "s", "deck": 3, "hands": [5, 6], "table": [],
+            "attacker": 0, "defender": 1, "limit": 6, "bito": [], "payments": [], "out": [],
+            "hand": ["Ks", "6h", "Qs", "7c", "Ah", "9d"], "status": {"number": 1}}
+    board = "\n".join(view_lines(view, 0, _name, "ru"))
+    assert board.endswith("ваша рука: 6♥ A♥ 7♣ 9♦ Q♠ K♠")
+
+
+def test_a_short_cheat_covers_the_first_uncovered_card():
+    view = {"table": [["7s", "8s"], ["9h", None], ["Td", None]]}
+    for line in ("c 6c", "cover 6c"):  # 6♣ beats nothing: махлёж, typed short, no target
+        cmd = parse_command(line, game="podkidnoy", options=[], view=view, players=3)
+        assert cmd.message == {"type": "act", "action": {"type": "cover", "card": "6c", "target": 1}}
+    honest = [{"type": "cover", "card": "Jd", "target": 2}]  # the first card it honestly covers
+    cmd = parse_command("c Jd", game="podkidnoy", options=honest, view=view, players=3)
+    assert cmd.message["action"]["target"] == 2
+    assert parse_command("c 6c 2", game="podkidnoy", options=[], view=view, players=3).message["action"]["target"] == 2
+
+
+class _Fake:
+    def __init__(self):
+        self.state = sdk.TableState()
+        self.sent = []
+
+    def post(self, kind, **fields):
+        self.sent.append((kind, fields))
+
+
+def _session(seat, **kw):
+    now = [100.0]
+    s = Session(_Fake(), lang="ru", out=(out := []).append, clock=lambda: now[0], **kw)
+    s.state.seat = seat
+    s.state.info = {"game": "podkidnoy", "seats": [{"seat": 0, "kind": "human", "name": "me"},
+                                                  {"seat": 1, "kind": "bot", "name": "bot-1"}]}
+    return s, out, now
+
+
+def test_the_bito_clock_counts_down_while_you_may_throw_in():
+    s, out, now = _session(0)
+    s.state.view_seq = 5
+    turn = {"type": "turn", "table": 1, "seq": 5, "seat": 0, "options": [{"type": "bito"}], "deadline": None,
+            "clock": {"name": "bito_timeout", "left": 3.0}}
+    s.state.absorb(turn)
+    s.message(turn)
+    assert s.ticking and s.prompt_line() == "⏱ «бито» через 3.0 с: подкидывайте или ждите"
+    now[0] += 1.0
+    assert s.prompt_line() == "⏱ «бито» через 2.0 с: подкидывайте или ждите"
+    s.message({"type": "event", "table": 1, "seq": 6, "event": {"type": "action", "seat": 1,
+                                                                "action": {"type": "bito"}}})
+    assert s.prompt_line() is None and not s.ticking  # the turn is over
+
+
+def test_an_undone_move_says_so_in_one_line():
+    s, out, _ = _session(0)
+    s.message({"type": "event", "table": 1, "seq": 3, "event": {"type": "honest_only", "seats": [0]}})
+    s.message({"type": "event", "table": 1, "seq": 4, "event": {"type": "honest_only", "seats": []}})
+    s.message({"type": "event", "table": 1, "seq": 5, "event": {"type": "honest_only", "seats": [1]}})
+    assert out == ["ваш ход отменён — ходите снова честно (T6)", "bot-1(1): теперь только честные ходы (T6)"]
+
+
+def test_the_end_of_a_game_gives_one_hint():
+    s, out, _ = _session(0)
+    s.state.info = dict(s.state.info, host=0, state="playing")
+    s.message({"type": "event", "table": 1, "seq": 9, "event": {"type": "results", "number": 1, "mark": 1}})
+    assert out[1:] == ["`start` — следующая партия, `quit` — выйти"]
+
+
+def test_a_spectator_is_never_told_he_hosts():
+    s, out, _ = _session(None, watching=1)
+    seats = [{"seat": 0, "kind": "human", "name": "p"}, {"seat": 1, "kind": "bot", "name": "b"}]
+    s.message({"type": "table", "table": {"id": 1, "state": "waiting", "host": 0, "seats": seats}})
+    s.message({"type": "table", "table": {"id": 1, "state": "waiting", "host": None,
+                                          "seats": [{"seat": 0, "kind": "vacant"}, seats[1]]}})
+    assert not [line for line in out if "хозяин стола вы" in line or "`start`" in line], out

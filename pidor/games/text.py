@@ -77,6 +77,9 @@ class GameText:
         "discard": {"ru": "сброс", "en": "discard", "look": "fan"},
         "stack": {"ru": "стопка", "en": "stack", "look": "fan"},
     }
+    #: Short words a person may type for an action (``c`` for ``cover``); none may be a
+    #: word ``pidor play`` knows (help, quit, view, call, pass, start, bot, vote, hint).
+    SHORT: ClassVar[dict[str, str]] = {}
     #: Events after which a spectator's board is drawn again (a trick, a bout is over).
     REDRAW: ClassVar[frozenset[str]] = frozenset()
 
@@ -126,9 +129,20 @@ class GameText:
             return []
         return [", ".join(f"{say.who(s)} {n}" for s, n in enumerate(hands))]
 
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        """The reader's hand as ``pidor play`` shows it (card codes): by default as dealt."""
+        return list(hand)
+
     def turn(self, view: dict) -> list[int]:
         """The seats the board names as acting."""
         return list(view.get("to_act") or [])
+
+    def clock_line(self, say: Say, name: str, left: str) -> str | None:
+        """The game clock ``name`` (an option of the game's, e.g. ``bito_timeout``) while it
+        runs on the reader's turn, ``left`` the time left as said (``2.5 с``); ``None``: the
+        caller's generic line."""
+        key = "clock_" + name
+        return self.word(say, key, left=left) if key in (self.WORDS.get(say.lang) or {}) else None
 
     # --- the viewer --------------------------------------------------------------------
 

@@ -4,7 +4,8 @@ single keys become requests.
 ``message(msg)`` takes what ``Client.handle`` returns; ``line(text)`` one typed line;
 ``key(ch)`` one key pressed on an empty line (True when it meant something: «пидор!» in a
 call window, a vote in a court). ``prompt_line()`` is the call window or court the person
-owes an answer to, with its countdown, for the terminal to keep on screen. Output goes
+owes an answer to, or the game clock running on their turn (durak's «бито»), with its
+countdown, for the terminal to keep on screen (``ticking``: redraw it). Output goes
 through ``out``; nothing here blocks or reads a clock other than ``clock``.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from ..bots.observe import Knowledge
 from ..client import GAME_REQUESTS, Client
 from ..games import GAME_IDS, text_of
+from ..games.text import Say
 from .commands import CommandError, parse_command
 from .text import (
     action_text,
@@ -84,6 +86,7 @@ class Session:
         # public, yet the wire names only where it goes, PROTOCOL §7); rebuilt at each snapshot.
         self._known: Knowledge | None = None
         self._last: tuple[dict, dict | None] | None = None  # the last action event, and the view before it
+        self._clock: tuple[str, float] | None = None  # a game clock on our turn: its name, clock() when it runs out
 
     @property
     def state(self):
@@ -118,15 +121,32 @@ class Session:
 
     # -- what the terminal keeps on screen --
 
+    @property
+    def ticking(self) -> bool:
+        """Something on screen counts down (the terminal redraws it)."""
+        return self.prompt is not None or (self._clock is not None and self.awaiting)
+
+    def _seconds(self, expires: float) -> str:
+        return say(self.lang, "seconds", n=f"{max(0.0, expires - self.clock()):.1f}")
+
     def prompt_line(self) -> str | None:
-        """The open window or court the person owes, with the seconds left; None if none."""
+        """The open window or court the person owes, with the seconds left, or the game
+        clock running on our turn (durak's «бито»); None if none."""
         p = self.prompt
         if p is None:
-            return None
-        left = "" if p.expires is None else " · " + say(self.lang, "seconds", n=f"{max(0.0, p.expires - self.clock()):.1f}")
+            return self._clock_line() if self.awaiting else None
+        left = "" if p.expires is None else " · " + self._seconds(p.expires)
         if p.kind == "window":
             return say(self.lang, "window_you" if self.keys else "window_line", what=p.text, clock=left)
         return say(self.lang, "court_vote" if self.keys else "court_line", clock=left)
+
+    def _clock_line(self) -> str | None:
+        if self._clock is None:
+            return None
+        name, expires = self._clock
+        sayer = Say(self.lang, self.name, self.state.seat)
+        left = self._seconds(expires)
+        return text_of(self.state.game).clock_line(sayer, name, left) or say(self.lang, "clock", left=left)
 
     def _set_prompt(self, prompt: Prompt | None) -> None:
         self.prompt = prompt
@@ -178,6 +198,7 @@ class Session:
     def _event(self, e: dict, seq) -> None:
         st = self.state
         self.awaiting = False
+        self._clock = None  # (a turn that follows says it again)
         t = e.get("type")
         before = self._follow(e)
         lines = event_lines(e, st.seat, self.name, self.lang, game=st.game, before=before)
@@ -270,6 +291,11 @@ class Session:
                 for i, action in enumerate(options, 1)]
             self.out("\n".join(lines if options else lines + [say(self.lang, "no_options")]))  # one block
             self._shown_options = options
+        clock = turn.get("clock")
+        self._clock = (str(clock.get("name")), self.clock() + float(clock.get("left") or 0)) \
+            if isinstance(clock, dict) else None
+        if self._clock is not None and not self.keys:
+            self.out(self._clock_line())  # a line terminal: said once
         self._offer = (turn.get("seq"), options)
         self.awaiting = True
         self._show_hint()

@@ -203,7 +203,7 @@ def view_lines(view: dict, me: int | None, name: Name, lang: str = "en") -> list
     if view.get("out"):
         lines.append("  " + B["out"].format(seats=", ".join(name(s) for s in view["out"])))
     if me is not None:  # a spectator has no hand
-        lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
+        lines.append(say(lang, "hand", cards=cards(text.hand_order(view, view.get("hand") or []))))
     return lines
 
 

@@ -25,6 +25,7 @@ TEXTS = {
         "host_start": "every seat is taken: `start` starts the game",
         "your_turn": "your turn{clock}:",
         "seconds": "{n} s",
+        "clock": "⏱ the game clock: {left} left",
         "no_options": "no honest action right now (you may still act: махлёж is allowed)",
         "window_you": "⚑ {what}: [!] «пидор!» · [space] let it go{clock}",
         "window_line": "⚑ {what}: `call` («пидор!») or wait{clock}",
@@ -72,6 +73,7 @@ TEXTS = {
         "host_start": "все места заняты: `start` начинает партию",
         "your_turn": "ваш ход{clock}:",
         "seconds": "{n} с",
+        "clock": "⏱ до конца хода игры осталось {left}",
         "no_options": "честного хода сейчас нет (ходить всё равно можно: махлёж разрешён)",
         "window_you": "⚑ {what}: [!] «пидор!» · [пробел] пропустить{clock}",
         "window_line": "⚑ {what}: `call` («пидор!») или ждите{clock}",
@@ -277,6 +279,7 @@ HELP = {
   «пидор» deal:   draw · move SEAT · lay SEAT · keep
   «пидор» tricks: lead CARD · beat CARD [TARGET] · take [INDEX] · close
   durak:          attack CARD · cover CARD [TARGET] · transfer CARD · bito · take
+                  (short: a CARD · c CARD [TARGET] · t CARD · b; a cover without TARGET: the first uncovered card)
   payments:       give CARD
   N               play option N of your turn's list
   in a call window:  !  «пидор!» at once · space  let it go at once (or just wait)
@@ -290,6 +293,7 @@ Any action your hands can do is accepted, honest or not: a cheat may be called."
   пидор, раздача:  draw · move МЕСТО · lay МЕСТО · keep
   пидор, розыгрыш: lead КАРТА · beat КАРТА [НОМЕР] · take [НОМЕР] · close
   дурак:           attack КАРТА · cover КАРТА [НОМЕР] · transfer КАРТА · bito · take
+                   (коротко: a КАРТА · c КАРТА [НОМЕР] · t КАРТА · b; cover без номера кроет первую непокрытую)
   расплата:        give КАРТА
   N                сыграть вариант N из списка вашего хода
   в окне крика:    !  «пидор!» сразу · пробел  пропустить сразу (или просто ждать)

@@ -7,6 +7,9 @@ from ..text import GameText, Say, card, cards
 
 __all__ = ["TEXT"]
 
+_SUIT_ORDER = "shcd"  # ♠ ♥ ♣ ♦: black and red by turns
+_RANKS = "23456789TJQKA"
+
 
 class DurakText(GameText):
     WORDS = {
@@ -31,6 +34,7 @@ class DurakText(GameText):
             "attack_line": "{who} attacks {to} (at most {n} cards)", "bito_said": "«бито» said: {seats}",
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← not covered",
             "table": "on the table: {pairs}", "table_empty": "the table is empty",
+            "clock_bito_timeout": "⏱ «бито» in {left}: throw in now or let it be",
             "counts": "cards: {counts}", "payments": "to pay: {list}", "pays": "{who} → {to}",
         },
         "ru": {
@@ -57,6 +61,7 @@ class DurakText(GameText):
             "attack_line@to_me": "{who} ходит под вас (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← не покрыта",
             "table": "на столе: {pairs}", "table_empty": "стол пуст",
+            "clock_bito_timeout": "⏱ «бито» через {left}: подкидывайте или ждите",
             "counts": "карт: {counts}", "payments": "расплата за метку: {list}",
             "pays": "{who} → {to}",
         },
@@ -64,6 +69,7 @@ class DurakText(GameText):
     ZONES = {**GameText.ZONES,
              "table": {"ru": "стол", "en": "table", "look": "pairs"},
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"}}
+    SHORT = {"c": "cover", "a": "attack", "t": "transfer", "b": "bito"}
     #: a bout is over
     REDRAW = frozenset({"bout_over"})
 
@@ -125,14 +131,19 @@ class DurakText(GameText):
         # each attacking card with the card that covers it (D4)
         return {"table": [[a] if c is None else [a, c] for a, c in view.get("table") or []]}
 
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        # by suit, trumps last, then by rank (issue 28 §3)
+        trump = view.get("trump")
+        return sorted(hand, key=lambda c: (c[1] == trump, _SUIT_ORDER.find(c[1]), _RANKS.find(c[0])))
+
     def turn(self, view: dict) -> list[int]:
         # the attacker leads, the defender covers, the others may throw in
         return [s for s in (view.get("attacker"), view.get("defender")) if s is not None]
 
     def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
-        if kind == "cover":  # the only uncovered card
+        if kind == "cover":  # the first uncovered card (issue 28 §3)
             open_ = [i for i, pair in enumerate((view or {}).get("table") or []) if pair[1] is None]
-            if len(open_) == 1:
+            if open_:
                 return open_[0]
         return None
 
