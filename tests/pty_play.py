@@ -135,6 +135,11 @@ class Person:
     def count(self, kind: str) -> int:
         return sum(k == kind for k, _ in self.typed)
 
+    @property
+    def keystrokes(self) -> int:
+        """Every key pressed (Enter and the backspace after a late «!» included)."""
+        return sum(len(keys) for _, keys in self.typed)
+
     def play(self, timeout: float = 120.0) -> str:
         term = self.term
         deadline = time.monotonic() + timeout
@@ -195,9 +200,8 @@ class Person:
         spare = [c for c in hand if c not in named]
         if not spare:
             return None
-        covers = [o.split() for o in options if o.startswith("cover ")]
-        if covers:
-            return f"cover {spare[0]} {covers[0][2]}"
+        if any(o.startswith("cover ") for o in options):
+            return f"c {spare[0]}"  # short, no target: the first uncovered card (issue 28 §3)
         if "attack" in kinds and "bito" in kinds:
             return f"attack {spare[0]}"
         return None
