@@ -229,8 +229,12 @@ class Replay:
         say = self.say.say
         lines = [say("header", game=self.say.game_title(h.get("game")), players=opts.get("players"), deck=opts.get("deck"),
                      engine=h.get("engine"), number=(h.get("table") or {}).get("number"))]
+        in_match = "match" in (h.get("extra") or {})
         for i, s in enumerate(self.seats):
-            lines.append(f"   {self.say.who(i)}: {s.get('spec') or s.get('kind')}")
+            kind = s.get("kind")
+            if kind == "human" and in_match:  # (a match seats programs: cmd:, tcp:; the server logs them as players)
+                kind = "external"
+            lines.append(f"   {self.say.who(i)}: {s.get('spec') or self.say.word(kind)}")
         deal = h.get("deal") or {}
         if "commitment" in deal:
             lines.append(say("committed", commitment=deal["commitment"]))
