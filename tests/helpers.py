@@ -131,3 +131,28 @@ def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]
                 out.append((name, {"game": game, **options}))
                 break
     return out
+
+
+#: What may be in Latin letters on a Russian screen (issue 28 §2): cards (10♥), names (bot-2,
+#: a player's name, given by the caller), rule ids (D4b, T6), hashes and seeds, the commands a
+#: person types (`start`, `bot МЕСТО`, an option's «1) cover 7♠ 0 — …», a key: [y], «n — …») and what
+#: the person typed (a line after the prompt «> »).
+_ALLOWED_LATIN = [
+    re.compile(r"(?:10|[2-9TJQKA])[♣♦♥♠]"),
+    re.compile(r"\b(?:bot|seat)-\d+\b"),
+    re.compile(r"\b[TPDV]\d+[a-z]?\b"),
+    re.compile(r"\bSHA-256\b|\b[0-9a-f]{16,}\b"),
+    re.compile(r"`[^`\n]*`|\[[a-z]\]|\b(?:Enter|[a-z]) —"),
+    re.compile(r"^ {2}\d+\) [a-z]+\b", re.M),
+    re.compile(r"> .*$", re.M),
+]
+
+
+def latin_outside_names(text: str, names: list[str] = ()) -> list[str]:
+    """The lines of ``text`` with Latin letters left once cards, names, rule ids, hashes
+    and typed commands are taken out: what a Russian reader would stumble on."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, "")
+    for pattern in _ALLOWED_LATIN:
+        text = pattern.sub("", text)
+    return sorted({line.strip() for line in text.splitlines() if re.search(r"[A-Za-z]", line)})

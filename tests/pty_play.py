@@ -110,9 +110,11 @@ _HAND = re.compile(r"(?:your hand|ваша рука): ([^\n]*)\n")
 class Person:
     """Plays the game on ``term`` to its end; ``typed`` lists every command sent."""
 
-    def __init__(self, term: Terminal, *, call_after: int = 3, sets: bool = False) -> None:
+    def __init__(self, term: Terminal, *, call_after: int = 3, sets: bool = False,
+                 short: dict[str, str] | None = None) -> None:
         self.term = term
         self.sets = sets  # the game has sets to discard, named by rank (махлёж: a set that is not one)
+        self.short = short or {}  # the game's short commands (GameText.SHORT: «c» for cover)
         self.typed: list[tuple[str, str]] = []  # (kind, keys): move, cheat, call, vote
         self.call_after = call_after  # call in the window after this many own moves
         self.courts = 0
@@ -131,10 +133,15 @@ class Person:
 
     @staticmethod
     def called(text: str) -> bool:
-        return bool(re.search(r"\n(?:you|вы)\(0\): «пидор!»", text))
+        return bool(re.search(r"\n(?:you|вы): «пидор!»", text))
 
     def count(self, kind: str) -> int:
         return sum(k == kind for k, _ in self.typed)
+
+    @property
+    def keystrokes(self) -> int:
+        """Every key pressed (Enter and the backspace after a late «!» included)."""
+        return sum(len(keys) for _, keys in self.typed)
 
     def play(self, timeout: float = 120.0) -> str:
         term = self.term
@@ -173,7 +180,7 @@ class Person:
     def _turn(self, block: str, before: str) -> None:
         options = re.findall(r"  \d+\) ([^\n]*)\n", block)
         if self.count("cheat") == 0 and self.count("move") >= 1:
-            cheat = self._cheat(options, before, self.sets) or self._other_place(options)
+            cheat = self._cheat(options, before, self.sets, self.short) or self._other_place(options)
             if cheat:
                 self.type("cheat", cheat + "\r")
                 return
@@ -181,13 +188,14 @@ class Person:
             self.type("move", "1\r")
 
     @staticmethod
-    def _cheat(options: list[str], before: str, sets: bool = False) -> str | None:
+    def _cheat(options: list[str], before: str, sets: bool = False, short: dict[str, str] | None = None) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
         (keep a drawn card that fits: P5b/P5c); where sets are discarded by rank, four cards of
         two ranks named as a set (B5f); in any game, the first option that plays a card, played
         with a card of the hand that no option offers (durak: cover with a card that does not
         beat, throw in a rank that is not on the table, D3, D4; «сто одно»: cover with a card of
-        another suit and rank, H7c); else :meth:`_other_place`."""
+        another suit and rank, H7c), by the game's short command where it has one (``c 6♣``);
+        else :meth:`_other_place`."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -207,6 +215,9 @@ class Person:
         spare = [c for c in hand if c not in named]
         if not spare:
             return None
+        cover = next((k for k, kind in (short or {}).items() if kind == "cover"), None)
+        if cover and any(o.startswith("cover ") for o in options):
+            return f"{cover} {spare[0]}"  # short, no target: the first uncovered card (issue 28 §3)
         for option in options:
             kind, *args = option.split(" — ")[0].split()
             if args and args[0] in hand:  # it plays a card of the hand

@@ -51,8 +51,8 @@ def test_one_line_per_action_and_a_line_for_each_cheat_call_court_vote_verdict_u
     cheats = [e for e in events(log, "action") if e["_violations"]]
     assert cheats and len([x for x in lines if x.startswith("   ✗ cheat: ")]) == len(cheats)
     for v in {v for e in cheats for v in e["_violations"]}:
-        assert any(f"{v}: {rule(v).en}" in x for x in lines)
-    for kind, mark in (("call", "!! "), ("court", "court on "), ("verdict", "⚖ verdict: "), ("undo", "↶ undone: "),
+        assert any(f"{v}: {rule(v).en.rstrip('.')}" in x for x in lines)
+    for kind, mark in (("call", "!! "), ("court", "court: "), ("verdict", "⚖ verdict: "), ("undo", "↶ undone: "),
                        ("mark", "● the mark goes to "), ("vote", " votes «")):
         assert events(log, kind), kind
         assert len([x for x in lines if mark in x]) == len(events(log, kind)), kind
@@ -106,7 +106,7 @@ def test_one_seat_sees_no_hidden_card_and_no_uncalled_cheat_but_its_own(durak_lo
     seat0 = [x for s in r.steps for x in s.text()]
     own = {i for i, e in enumerate(events(log, "action")) if e["_violations"] and e["seat"] == 0}
     assert len([x for x in seat0 if "✗" in x]) == len(own)
-    assert any(x.startswith("   │ hand.0") and "▒" not in x for x in r.board_lines(r.steps[0].board))
+    assert any(x.startswith("   │ рука bot-0") and "▒" not in x for x in r.board_lines(r.steps[0].board))
 
 
 def test_the_audit_counts_cheats_convictions_false_calls_payments_and_the_order(pidor_log):
@@ -143,7 +143,7 @@ def test_step_shows_the_board_and_jumps_to_the_next_cheat_call_or_court(pidor_lo
     assert r.exit_code == 0, r.output
     shown = r.output.split("> ")
     assert len(shown) == 3  # the deal, the jump, quit
-    assert "┌ trump" in shown[1] and "│ stack.0" in shown[1]
+    assert "┌ trump" in shown[1] and "│ stack of bot-0" in shown[1]
     assert shown[1].splitlines()[0] in first.text()[0] or first.text()[0] in shown[1]
     assert "audit" not in r.output  # q stops
     r = runner.invoke(replay_cmd, [pidor_log, "--step", "--lang", "en"], input="\n\n")
@@ -182,7 +182,7 @@ def test_cli_replay_export_and_jsonl_input(durak_log, tmp_path):
     runner = CliRunner()
     r = runner.invoke(replay_cmd, [durak_log, "--seat", "1"])
     assert r.exit_code == 0, r.output
-    assert "perevodnoy" in r.output
+    assert "переводной дурак — игроков 3" in r.output  # the game by its name (issue 28 §2)
     assert runner.invoke(replay_cmd, [durak_log, "--seat", "7"]).exit_code == 2
     assert runner.invoke(replay_cmd, [durak_log, "--html", str(tmp_path / "x.html"), "--seat", "1"]).exit_code == 2
     out = tmp_path / "game.jsonl"
@@ -203,6 +203,6 @@ def test_the_header_speaks_the_replays_language(pidor_log):
     log = read_log(pidor_log)
     ru = list(replay_lines(log))[:6]
     en = list(replay_lines(log, lang="en"))[:6]
-    assert ru[0].startswith("pidor — игроков 3, колода 52") and "players" not in " ".join(ru)
+    assert ru[0].startswith("«пидор» — игроков 3, колода 52") and "players" not in " ".join(ru)
     assert any("раздача заверена: SHA-256" in line for line in ru)
-    assert en[0].startswith("pidor — 3 players, deck 52") and any("deal committed: SHA-256" in line for line in en)
+    assert en[0].startswith("«pidor» — 3 players, deck 52") and any("deal committed: SHA-256" in line for line in en)

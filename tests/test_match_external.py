@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from helpers import announced_port, ended
 
 from pidor.client import Client, ServerError
+from pidor.gamelog.replay import Replay
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.match.command import match
@@ -64,6 +65,8 @@ def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verif
         seats = log.header["seats"]
         assert [s["name"] for s in seats] == r["seating"]
         assert [s["kind"] for s in seats] == ["bot" if n == "builtin:random" else "human" for n in r["seating"]]
+        header = Replay(log, None, "ru").header_lines()[1:1 + len(seats)]  # a program is not a person (issue 28 §2)
+        assert [x.endswith(": программа") for x in header] == [n != "builtin:random" for n in r["seating"]]
     for e in summary["entrants"]:
         assert e["games"] == 6 and e["forfeits"] == 0
     # Every entrant held every seat on each deal (duplicate deals).

@@ -177,7 +177,7 @@ async def test_play_session_plays_a_game_from_typed_lines():
         assert any("\n  1) " in block for block in out)
         assert any(re.search(r"^your hand: .*[♣♦♥♠]", block, re.M) for block in out)  # the board
         assert any(re.search(r"^  to act: ", block, re.M) and "trump" in block and "the mark: " in block
-                   and re.search(r"^  cards: you\(0\) \d+, bot-1\(1\) \d+", block, re.M) for block in out)
+                   and re.search(r"^  cards: you \d+, bot-1\(1\) \d+", block, re.M) for block in out)
         assert any(line.startswith("game over: ") and "is the durak" in line or "a draw" in line for line in out)
         assert any(line.startswith("hint [D") for line in out)  # tutorial: only bots at the table
         await in_thread(c.close)
@@ -217,11 +217,11 @@ async def test_play_session_shows_the_court_when_a_bot_calls_our_cheat():
         mark = await in_thread(go)
         assert mark == {"type": "mark", "seat": 0, "reason": "convicted"}
         court = next(i for i, line in enumerate(out) if line.startswith("⚖ court:"))
-        assert re.search(r"accuses: you keep \d*[2-9TJQKA10]+[♣♦♥♠] on your stack", out[court]), out[court]
+        assert re.search(r"accuses you: keep \d*[2-9TJQKA10]+[♣♦♥♠] on your stack", out[court]), out[court]
         rule = out[court + 1]  # P5b (fits another's open card) or P5c (fits your own), with its English text
         assert rule.startswith(("   [P5b] ", "   [P5c] ")) and "Provtyk: kept a card that fits on" in rule
         assert any(line.startswith("verdict: guilty") for line in out[court:])
-        assert "the mark goes to you(0) (convicted)" in out
+        assert "the mark goes to you (convicted)" in out
         await in_thread(c.close)
 
 
@@ -278,9 +278,9 @@ def test_session_renders_a_court_with_rule_texts():
              "voters": [2], "deadline": 30.0}
     s.state.absorb({"type": "event", "table": 1, "seq": 1, "event": court})
     s.message({"type": "event", "table": 1, "seq": 1, "event": court})
-    assert out[0].startswith("⚖ суд: #1 обвиняет: #0 оставляет карту себе")
+    assert out[0].startswith("⚖ суд: #1 обвиняет #0: оставляет карту себе")  # the card, when known
     assert out[1] == "   [P5b] Провтык: оставил себе карту."
-    assert out[2] == "⚖ ваш голос: `vote pidor` или `vote clean` · 30.0 s"
+    assert out[2] == "⚖ ваш голос: `vote pidor` или `vote clean` · 30.0 с"
     assert s.state.status["court"]["voters"] == [2]
 
 
@@ -297,8 +297,8 @@ def test_both_languages_say_the_same_things():
     def fields(text):
         return {f for _, f, _, _ in Formatter().parse(text) if f}
 
-    def base(table):  # (a sentence's form for the reader's own seat, ``@me``, is optional)
-        return {k: v for k, v in table.items() if not k.endswith("@me")}
+    def base(table):  # (a sentence's forms for the reader's own seat, ``@me``, ``@to_me``, are optional)
+        return {k: v for k, v in table.items() if "@" not in k}
 
     games = [text_of(g).WORDS for g in GAME_IDS]
     for table in (words.TEXTS, words.EVENTS, words.WORDS, words.BOARD, words.ERRORS, *games):
@@ -319,7 +319,7 @@ def test_errors_are_sentences_in_the_session_language():
 
 
 def _name(seat):
-    return "вы(0)" if seat == 0 else f"bot-{seat}({seat})"
+    return "вы" if seat == 0 else f"bot-{seat}({seat})"
 
 
 def test_the_board_says_everything_at_a_glance():
@@ -332,9 +332,9 @@ def test_the_board_says_everything_at_a_glance():
     board = "\n".join(view_lines(tricks, 0, _name, "ru"))
     assert board.splitlines()[0] == ("── «пидор» · партия 4 · розыгрыш · козырь ♦ · в колоде 0 · метка: bot-2(2) ──")
     assert "  ходит: bot-1(1)" in board
-    assert "  на столе (2 из 3, снизу вверх): 8♥ (bot-2(2)) ← 9♥ (вы(0))" in board
-    assert "  карт: вы(0) 3, bot-1(1) 5 + прикуп 2, bot-2(2) 4" in board
-    assert "  вы(0) платит bot-2(2): осталось 1" in board
+    assert "  на столе (2 из 3, снизу вверх): 8♥ (bot-2(2)) ← 9♥ (вы)" in board
+    assert "  карт: вы 3, bot-1(1) 5 + прикуп 2, bot-2(2) 4" in board
+    assert "  вы платите bot-2(2): осталось 1" in board  # «вы» takes a plural verb (issue 28 §2)
     assert board.endswith("ваша рука: 10♥ 6♣ A♦")
     durak = {"game": "podkidnoy", "phase": "pay", "trump": "s", "trump_card": "7s", "deck": 3, "hands": [2, 6],
              "table": [["6h", "9h"], ["6d", None]], "attacker": 1, "defender": 0, "limit": 6, "bito": [1],
@@ -344,7 +344,7 @@ def test_the_board_says_everything_at_a_glance():
     assert "trump ♠ (7♠ under the deck)" in board and "the mark: nobody" in board
     assert "  call window on bot-1(1)'s action" in board
     assert "  on the table: 0) 6♥ ← 9♥   1) 6♦ ← not covered" in board
-    assert "  cards: вы(0) 2, bot-1(1) 6" in board and "  to pay: bot-1(1) → вы(0)" in board
+    assert "  cards: вы 2, bot-1(1) 6" in board and "  to pay: bot-1(1) → вы" in board
     assert "{" not in board and ": '" not in board  # prose, never a dict
 
 
@@ -502,3 +502,83 @@ async def test_a_person_left_alone_becomes_host_seats_bots_and_starts():
         await in_thread(go)
         await in_thread(host.close)
         await in_thread(guest.close)
+
+
+# --- durak play without surprises (issue 28 §3) ----------------------------------------------
+
+def test_a_durak_hand_is_sorted_by_suit_trumps_last_then_by_rank():
+    from pidor.play.text import view_lines
+
+    view = {"game": "podkidnoy", "phase": "bout", "trump": "s", "deck": 3, "hands": [5, 6], "table": [],
+            "attacker": 0, "defender": 1, "limit": 6, "bito": [], "payments": [], "out": [],
+            "hand": ["Ks", "6h", "Qs", "7c", "Ah", "9d"], "status": {"number": 1}}
+    board = "\n".join(view_lines(view, 0, _name, "ru"))
+    assert board.endswith("ваша рука: 6♥ A♥ 7♣ 9♦ Q♠ K♠")
+
+
+def test_a_short_cheat_covers_the_first_uncovered_card():
+    view = {"table": [["7s", "8s"], ["9h", None], ["Td", None]]}
+    for line in ("c 6c", "cover 6c"):  # 6♣ beats nothing: махлёж, typed short, no target
+        cmd = parse_command(line, game="podkidnoy", options=[], view=view, players=3)
+        assert cmd.message == {"type": "act", "action": {"type": "cover", "card": "6c", "target": 1}}
+    honest = [{"type": "cover", "card": "Jd", "target": 2}]  # the first card it honestly covers
+    cmd = parse_command("c Jd", game="podkidnoy", options=honest, view=view, players=3)
+    assert cmd.message["action"]["target"] == 2
+    assert parse_command("c 6c 2", game="podkidnoy", options=[], view=view, players=3).message["action"]["target"] == 2
+
+
+class _Fake:
+    def __init__(self):
+        self.state = sdk.TableState()
+        self.sent = []
+
+    def post(self, kind, **fields):
+        self.sent.append((kind, fields))
+
+
+def _session(seat, **kw):
+    now = [100.0]
+    s = Session(_Fake(), lang="ru", out=(out := []).append, clock=lambda: now[0], **kw)
+    s.state.seat = seat
+    s.state.info = {"game": "podkidnoy", "seats": [{"seat": 0, "kind": "human", "name": "me"},
+                                                  {"seat": 1, "kind": "bot", "name": "bot-1"}]}
+    return s, out, now
+
+
+def test_the_bito_clock_counts_down_while_you_may_throw_in():
+    s, out, now = _session(0)
+    s.state.view_seq = 5
+    turn = {"type": "turn", "table": 1, "seq": 5, "seat": 0, "options": [{"type": "bito"}], "deadline": None,
+            "clock": {"name": "bito_timeout", "left": 3.0}}
+    s.state.absorb(turn)
+    s.message(turn)
+    assert s.ticking and s.prompt_line() == "⏱ «бито» через 3.0 с: подкидывайте или ждите"
+    now[0] += 1.0
+    assert s.prompt_line() == "⏱ «бито» через 2.0 с: подкидывайте или ждите"
+    s.message({"type": "event", "table": 1, "seq": 6, "event": {"type": "action", "seat": 1,
+                                                                "action": {"type": "bito"}}})
+    assert s.prompt_line() is None and not s.ticking  # the turn is over
+
+
+def test_an_undone_move_says_so_in_one_line():
+    s, out, _ = _session(0)
+    s.message({"type": "event", "table": 1, "seq": 3, "event": {"type": "honest_only", "seats": [0]}})
+    s.message({"type": "event", "table": 1, "seq": 4, "event": {"type": "honest_only", "seats": []}})
+    s.message({"type": "event", "table": 1, "seq": 5, "event": {"type": "honest_only", "seats": [1]}})
+    assert out == ["ваш ход отменён — ходите снова честно (T6)", "bot-1(1): теперь только честные ходы (T6)"]
+
+
+def test_the_end_of_a_game_gives_one_hint():
+    s, out, _ = _session(0)
+    s.state.info = dict(s.state.info, host=0, state="playing")
+    s.message({"type": "event", "table": 1, "seq": 9, "event": {"type": "results", "number": 1, "mark": 1}})
+    assert out[1:] == ["`start` — следующая партия, `quit` — выйти"]
+
+
+def test_a_spectator_is_never_told_he_hosts():
+    s, out, _ = _session(None, watching=1)
+    seats = [{"seat": 0, "kind": "human", "name": "p"}, {"seat": 1, "kind": "bot", "name": "b"}]
+    s.message({"type": "table", "table": {"id": 1, "state": "waiting", "host": 0, "seats": seats}})
+    s.message({"type": "table", "table": {"id": 1, "state": "waiting", "host": None,
+                                          "seats": [{"seat": 0, "kind": "vacant"}, seats[1]]}})
+    assert not [line for line in out if "хозяин стола вы" in line or "`start`" in line], out

@@ -39,6 +39,26 @@ class Board:
     trump: str | None
     mark: int | None
     to_act: list[int]
+    groups: dict[str, list[list[str]]] = field(default_factory=dict)  # cards lying on one another (GameText.groups)
+
+
+@dataclass
+class Court:
+    """A call and what came of it, as far as a step (the viewer's court panel): its texts
+    in the replay's language, as its viewer may see them."""
+
+    caller: str
+    accused: str
+    action: str  # the accused action, in a sentence
+    cards: list[str]  # the cards it played (codes)
+    rules: list[str] = field(default_factory=list)  # "D4b: …", the rules it broke
+    votes: list[str] = field(default_factory=list)
+    verdict: str | None = None
+    undo: str | None = None
+    mark: str | None = None
+
+    def data(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if v not in (None, [])}
 
 
 @dataclass
@@ -48,6 +68,7 @@ class Step:
     lines: list[tuple[str, bool]] = field(default_factory=list)  # (text, bookkeeping: only with --verbose)
     marks: set[str] = field(default_factory=set)  # cheat, call, court
     board: Board | None = None
+    court: dict | None = None  # the court panel (:meth:`Court.data`) while a call is judged
 
     def text(self, verbose: bool = False) -> list[str]:
         return [line for line, quiet in self.lines if verbose or not quiet]
@@ -83,6 +104,8 @@ class Replay:
         if log.problem is not None:
             self.problem = f"{log.problem.kind} at record {log.problem.index}: {log.problem.reason}"
         self.note: str | None = None  # why there is no board
+        self._acted: dict[int, tuple[dict, str, list[str]]] = {}  # seat -> its last action, sentence, cards
+        self._court: Court | None = None
         self.rerun: Rerun | None = None
         self._start: dict | None = None
         try:
@@ -119,14 +142,18 @@ class Replay:
             kind = e.get("type")
             if kind == "action":
                 follow = [_project(x, seat) for x in events[k + 1:]]
-                step.lines.append((say.action(e.get("seat"), e.get("action") or {}, before, follow), False))
+                action = e.get("action") or {}
+                sentence = say.action(e.get("seat"), action, before, follow)
+                step.lines.append((sentence, False))
+                self._acted[e.get("seat")] = (action, sentence, say.text.action_cards(e.get("seat"), action, before))
                 acted = True
                 violations = full.get("_violations") or []
                 if violations and (seat is None or seat == e.get("seat")):
                     step.lines.append((say.cheat(violations), False))
                     step.marks.add("cheat")
                 continue
-            text = say.event(e, full=seat is None, said=acted)
+            text = say.event(e, full=seat is None, said=acted, acted=self._acted_sentence(e))
+            self._follow_court(e, text)
             if not text:
                 continue
             step.lines.append(("   " + text, kind in VERBOSE))
@@ -140,7 +167,39 @@ class Replay:
             elif kind == "court":
                 step.marks.add("court")
         self._run(index, rec, step)
+        if self._court is not None:
+            step.court = self._court.data()
+            if self._court.verdict is not None:
+                self._court = None  # judged: the next step shows no panel
         return step
+
+    def _acted_sentence(self, e: dict) -> str | None:
+        """The sentence of the action a call, court or undo is about (the accused's last)."""
+        if e.get("type") not in ("call", "court", "undo"):
+            return None
+        seat = e.get("accused", e.get("seat"))
+        last = self._acted.get(seat)
+        return last[1] if last is not None and last[0] == e.get("action") else None
+
+    def _follow_court(self, e: dict, text: str | None) -> None:
+        """Keep the court panel up to date with a table event (``text``: its sentence)."""
+        say, kind = self.say, e.get("type")
+        if kind == "call":
+            sentence = self._acted_sentence(e)
+            last = self._acted.get(e.get("accused"))
+            self._court = Court(say.who(e.get("caller")), say.who(e.get("accused")),
+                                say.predicate(e.get("accused"), e.get("action"), sentence),
+                                last[2] if sentence and last else [])
+            return
+        court = self._court
+        if court is None:
+            return
+        if kind == "court":
+            court.rules = [say.rule(r.get("id")) for r in e.get("rules", []) if isinstance(r, dict)]
+        elif kind in ("vote", "abstain"):
+            court.votes.append(text)
+        elif kind in ("verdict", "undo", "mark"):
+            setattr(court, kind, text)
 
     def _run(self, index: int, rec: dict, step: Step) -> None:
         if self.rerun is None:
@@ -165,7 +224,8 @@ class Replay:
         zones = {zone: [card_code(c) for c in cs] for zone, cs in game.zones().items()}
         hidden = {s: game.hidden_from(s) for s in [*range(self.players), None]}
         view = t.view(None)
-        return Board(zones, hidden, view.get("trump"), t.mark, list(view.get("to_act") or []))
+        return Board(zones, hidden, view.get("trump"), t.mark, list(view.get("to_act") or []),
+                     self.say.text.groups(zones, view))
 
     # ------------------------------------------------------------------ text
 
@@ -173,10 +233,14 @@ class Replay:
         h = self.header
         opts = h.get("options") or {}
         say = self.say.say
-        lines = [say("header", game=h.get("game"), players=opts.get("players"), deck=opts.get("deck"),
+        lines = [say("header", game=self.say.game_title(h.get("game")), players=opts.get("players"), deck=opts.get("deck"),
                      engine=h.get("engine"), number=(h.get("table") or {}).get("number"))]
+        in_match = "match" in (h.get("extra") or {})
         for i, s in enumerate(self.seats):
-            lines.append(f"   {self.say.who(i)}: {s.get('spec') or s.get('kind')}")
+            kind = s.get("kind")
+            if kind == "human" and in_match:  # (a match seats programs: cmd:, tcp:; the server logs them as players)
+                kind = "external"
+            lines.append(f"   {self.say.who(i)}: {s.get('spec') or self.say.word(kind)}")
         deal = h.get("deal") or {}
         if "commitment" in deal:
             lines.append(say("committed", commitment=deal["commitment"]))
@@ -197,7 +261,7 @@ class Replay:
         out.append(self.say.say("mark_end", who="—" if rec.get("mark") is None else self.say.who(rec.get("mark"))))
         reveal = rec.get("reveal") or {}
         if reveal.get("server_seed"):
-            out.append(f"   server seed revealed: {reveal['server_seed']}")
+            out.append(self.say.say("server_seed", seed=reveal["server_seed"]))
         return out
 
     def board_lines(self, board: Board | None) -> list[str]:
@@ -210,14 +274,15 @@ class Replay:
         trump = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}.get(board.trump, "—")
         mark = "—" if board.mark is None else say.who(board.mark)
         to_act = ", ".join(say.who(s) for s in board.to_act) or "—"
-        out = [f"   ┌ trump {trump} · deck {len(board.zones.get('deck', []))} · mark: {mark} · to act: {to_act}"]
-        for zone, codes in board.zones.items():
-            if zone == "deck" or not codes:
-                continue
+        out = ["   " + say.say("board_head", trump=trump, deck=len(board.zones.get("deck", [])), mark=mark,
+                               to_act=to_act)]
+        rows = [(say.zone(zone), codes) for zone, codes in board.zones.items() if zone != "deck" and codes]
+        width = max((len(name) for name, _ in rows), default=0)
+        for name, codes in rows:
             face_down = sum(1 for c in codes if c in hidden)
             shown = " ".join(card(c) for c in codes if c not in hidden)
             cells = ("▒" * face_down if face_down <= 4 else f"▒×{face_down}") + (" " if face_down and shown else "")
-            out.append(f"   │ {zone:<9} {cells}{shown}")
+            out.append(f"   │ {name:<{width}} {cells}{shown}")
         return out
 
     def lines(self, verbose: bool = False) -> Iterator[str]:
@@ -255,7 +320,7 @@ def step_through(replay: Replay, ask: Callable[[str], str | None], show: Callabl
         k += 1
         if not stopping:
             continue
-        answer = ask(f"[{k}/{len(steps)}] Enter: next · n: next cheat/call/court · q: quit > ")
+        answer = ask(replay.say.say("step_prompt", k=k, n=len(steps)))
         if answer is None:
             stopping = False
         elif answer.strip().lower().startswith("q"):

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from ..cards import card_text, parse_card
 
-__all__ = ["Say", "GameText", "card", "cards", "SUITS"]
+__all__ = ["Say", "GameText", "card", "cards", "predicate", "SUITS"]
 
 SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
@@ -40,6 +40,12 @@ def cards(values: Any) -> str:
     return " ".join(card(v) for v in values or []) or "—"
 
 
+def predicate(sentence: str, who: str) -> str:
+    """An action's sentence without its subject (``кроет 7♠ картой 6♣``), for a line that
+    has named the seat already (a court's)."""
+    return sentence[len(who):].lstrip(" :") if who and sentence.startswith(who) else sentence
+
+
 class Say:
     """A language and a way of naming seats (``who(seat)``); ``me`` the seat that reads
     (``None``: a spectator or an auditor)."""
@@ -58,16 +64,35 @@ class GameText:
     verbs: ``вы кроете``, not ``вы кроет``), used when the sentence's subject is ``me``."""
 
     WORDS: ClassVar[dict[str, dict[str, str]]] = {"en": {}, "ru": {}}
+    #: The zones of :meth:`pidor.engine.game.Game.zones` as the viewer draws them, by name
+    #: without a seat's ``.N`` (``hand.0`` is seat 0's ``hand``): ``ru``/``en`` the name,
+    #: ``look`` how its cards lie: ``row`` side by side, ``fan`` overlapping (a pile, the
+    #: last card on top), ``pairs`` in the groups :meth:`groups` makes (a card and the one
+    #: on it). A game lists its own zones over these; a zone named nowhere is drawn as a row
+    #: under its id.
+    ZONES: ClassVar[dict[str, dict[str, str]]] = {
+        "deck": {"ru": "колода", "en": "deck", "look": "fan"},
+        "hand": {"ru": "рука", "en": "hand", "look": "row"},
+        "table": {"ru": "стол", "en": "table", "look": "row"},
+        "discard": {"ru": "сброс", "en": "discard", "look": "fan"},
+        "stack": {"ru": "стопка", "en": "stack", "look": "fan"},
+    }
+    #: Short words a person may type for an action (``c`` for ``cover``); none may be a
+    #: word ``pidor play`` knows (help, quit, view, call, pass, start, bot, vote, hint).
+    SHORT: ClassVar[dict[str, str]] = {}
     #: Events after which a spectator's board is drawn again (a trick, a bout is over).
     REDRAW: ClassVar[frozenset[str]] = frozenset()
 
-    def word(self, say: Say, key: str, subject: Any = None, **fields: Any) -> str:
+    def word(self, say: Say, key: str, subject: Any = None, about: Any = None, **fields: Any) -> str:
         """The template ``key`` in the reader's language (English if it has none), filled
-        in; the ``@me`` form when ``subject`` is the reader's seat."""
+        in; the ``@me`` form when ``subject`` is the reader's seat, the ``@to_me`` form when
+        ``about`` (the seat the sentence is about or addressed to) is (``ходит под вас``)."""
         words = self.WORDS.get(say.lang) or {}
         template = None
         if subject is not None and subject == say.me:
             template = words.get(key + "@me")
+        if template is None and about is not None and about == say.me:
+            template = words.get(key + "@to_me")
         if template is None:
             template = words.get(key) or self.WORDS["en"].get(key)
         if template is None:
@@ -104,9 +129,40 @@ class GameText:
             return []
         return [", ".join(f"{say.who(s)} {n}" for s, n in enumerate(hands))]
 
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        """The reader's hand as ``pidor play`` shows it (card codes): by default as dealt."""
+        return list(hand)
+
     def turn(self, view: dict) -> list[int]:
         """The seats the board names as acting."""
         return list(view.get("to_act") or [])
+
+    def clock_line(self, say: Say, name: str, left: str) -> str | None:
+        """The game clock ``name`` (an option of the game's, e.g. ``bito_timeout``) while it
+        runs on the reader's turn, ``left`` the time left as said (``2.5 с``); ``None``: the
+        caller's generic line."""
+        key = "clock_" + name
+        return self.word(say, key, left=left) if key in (self.WORDS.get(say.lang) or {}) else None
+
+    # --- the viewer --------------------------------------------------------------------
+
+    def zone_name(self, lang: str, zone: str) -> str:
+        """A zone's name (``hand``, not ``hand.0``) in ``lang``; its id when the game has none."""
+        entry = self.ZONES.get(zone.partition(".")[0]) or {}
+        return entry.get(lang) or entry.get("en") or zone
+
+    def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
+        """The zones of look ``pairs`` as groups of cards that lie on one another (durak: an
+        attacking card and the card that covers it), from the public ``view``; every card
+        of such a zone in exactly one group. By default none."""
+        return {}
+
+    def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
+        """The card codes an action plays (the viewer highlights them in a court): by
+        default its ``card`` and ``cards``; a game whose actions move a card they do not
+        name (a stack's top) says which from the public view ``before`` the action."""
+        out = [action["card"]] if isinstance(action.get("card"), str) else []
+        return out + [c for c in action.get("cards") or () if isinstance(c, str)]
 
     # --- typing actions (``pidor play``) --------------------------------------------------
 

@@ -84,12 +84,12 @@ def usage(game: str, kind: str) -> str:
 
 
 def _default_index(game: str, kind: str, name: str, action: dict, options, view) -> int | None:
-    """An index a person left out (``beat 10♥``): the one honest option that fits what he
-    typed, else what the game's text says (the top of the pile, the only uncovered card)."""
+    """An index a person left out (``beat 10♥``): the first honest option that fits what he
+    typed, else what the game's text says (the top of the pile, the first uncovered card)."""
     fits = {o.get(name) for o in options or () if o.get("type") == kind
             and all(o.get(k) == v for k, v in action.items() if k != "type")}
-    if len(fits) == 1:
-        return fits.pop()
+    if fits:
+        return min(fits)  # (the first place it honestly goes)
     return text_of(game).default_index(kind, name, view)
 
 
@@ -139,6 +139,7 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
     kinds = {k for g in GAME_IDS for k in game_class(g).ACTIONS}
     if game is None:
         raise CommandError("no_game" if word in kinds else "unknown", word=word)
+    word = text_of(game).SHORT.get(word, word)  # (``c 6♣``: cover, issue 28 §3)
     spec_ = game_class(game).ACTIONS.get(word)
     if spec_ is None:
         raise CommandError("not_this_game" if word in kinds else "unknown", word=word, game=game)

@@ -4,7 +4,8 @@ single keys become requests.
 ``message(msg)`` takes what ``Client.handle`` returns; ``line(text)`` one typed line;
 ``key(ch)`` one key pressed on an empty line (True when it meant something: «пидор!» in a
 call window, a vote in a court). ``prompt_line()`` is the call window or court the person
-owes an answer to, with its countdown, for the terminal to keep on screen. Output goes
+owes an answer to, or the game clock running on their turn (durak's «бито»), with its
+countdown, for the terminal to keep on screen (``ticking``: redraw it). Output goes
 through ``out``; nothing here blocks or reads a clock other than ``clock``.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from ..bots.observe import Knowledge
 from ..client import GAME_REQUESTS, Client
 from ..games import GAME_IDS, text_of
+from ..games.text import Say
 from .commands import CommandError, parse_command
 from .text import (
     action_text,
@@ -84,6 +86,7 @@ class Session:
         # public, yet the wire names only where it goes, PROTOCOL §7); rebuilt at each snapshot.
         self._known: Knowledge | None = None
         self._last: tuple[dict, dict | None] | None = None  # the last action event, and the view before it
+        self._clock: tuple[str, float] | None = None  # a game clock on our turn: its name, clock() when it runs out
 
     @property
     def state(self):
@@ -97,7 +100,7 @@ class Session:
             return "—"
         st = self.state
         if seat == st.seat:
-            return f"{say(self.lang, 'you')}({seat})"
+            return say(self.lang, "you")  # (no number: «вы», issue 28 §2)
         for s in (st.info or {}).get("seats", []):
             if s.get("seat") == seat and s.get("name"):
                 return f"{s['name']}({seat})"
@@ -118,15 +121,32 @@ class Session:
 
     # -- what the terminal keeps on screen --
 
+    @property
+    def ticking(self) -> bool:
+        """Something on screen counts down (the terminal redraws it)."""
+        return self.prompt is not None or (self._clock is not None and self.awaiting)
+
+    def _seconds(self, expires: float) -> str:
+        return say(self.lang, "seconds", n=f"{max(0.0, expires - self.clock()):.1f}")
+
     def prompt_line(self) -> str | None:
-        """The open window or court the person owes, with the seconds left; None if none."""
+        """The open window or court the person owes, with the seconds left, or the game
+        clock running on our turn (durak's «бито»); None if none."""
         p = self.prompt
         if p is None:
-            return None
-        left = "" if p.expires is None else f" · {max(0.0, p.expires - self.clock()):.1f} s"
+            return self._clock_line() if self.awaiting else None
+        left = "" if p.expires is None else " · " + self._seconds(p.expires)
         if p.kind == "window":
             return say(self.lang, "window_you" if self.keys else "window_line", what=p.text, clock=left)
         return say(self.lang, "court_vote" if self.keys else "court_line", clock=left)
+
+    def _clock_line(self) -> str | None:
+        if self._clock is None:
+            return None
+        name, expires = self._clock
+        sayer = Say(self.lang, self.name, self.state.seat)
+        left = self._seconds(expires)
+        return text_of(self.state.game).clock_line(sayer, name, left) or say(self.lang, "clock", left=left)
 
     def _set_prompt(self, prompt: Prompt | None) -> None:
         self.prompt = prompt
@@ -178,6 +198,7 @@ class Session:
     def _event(self, e: dict, seq) -> None:
         st = self.state
         self.awaiting = False
+        self._clock = None  # (a turn that follows says it again)
         t = e.get("type")
         before = self._follow(e)
         lines = event_lines(e, st.seat, self.name, self.lang, game=st.game, before=before)
@@ -197,10 +218,11 @@ class Session:
             self._offer = (None, [])  # the turn shown is gone: a new one comes after
         if t == "court" and st.seat in e.get("voters", ()):
             self._set_prompt(Prompt("court", seq, "", self._expires(e.get("deadline"))))
-        elif t == "results":
-            self.say("results_host" if st.is_host else "results_wait")
+        elif t == "results":  # one hint (issue 28 §3)
             if st.is_host:
-                self._host_hint(st.info or {})
+                self._host_hint(st.info or {}, between_games=True)
+            else:
+                self.say("results_wait")
         elif t in ("game_start", "deal_end"):
             self._shown_view = None
         if self.watching is not None and t in text_of(st.game).REDRAW:
@@ -259,7 +281,8 @@ class Session:
         shown = self._view(force)
         options = turn.get("options") or []
         if shown or force or options != self._shown_options:
-            clock = "" if turn.get("deadline") is None else f" ({turn['deadline']:g} s)"
+            deadline = turn.get("deadline")
+            clock = "" if deadline is None else " (" + say(self.lang, "seconds", n=f"{deadline:g}") + ")"
             lines = [say(self.lang, "your_turn", clock=clock)]
             # the command to type, and in Russian what it does (the commands are the same in both)
             st, public = self.state, self._public()
@@ -268,6 +291,11 @@ class Session:
                 for i, action in enumerate(options, 1)]
             self.out("\n".join(lines if options else lines + [say(self.lang, "no_options")]))  # one block
             self._shown_options = options
+        clock = turn.get("clock")
+        self._clock = (str(clock.get("name")), self.clock() + float(clock.get("left") or 0)) \
+            if isinstance(clock, dict) else None
+        if self._clock is not None and not self.keys:
+            self.out(self._clock_line())  # a line terminal: said once
         self._offer = (turn.get("seq"), options)
         self.awaiting = True
         self._show_hint()
@@ -289,10 +317,11 @@ class Session:
         if changed and waiting:
             self.say("seats", seats=", ".join(f"{i} {n or '—'}" for i, (_, n, _) in enumerate(seats)))
         me, host = self.state.seat, info.get("host")
-        if host == me and self._host is not None and self._host != me:
+        mine = me is not None and host == me  # (a spectator hosts nothing, whoever leaves: issue 28 §3)
+        if mine and self._host is not None and self._host != me:
             self.say("host_now")
         if waiting and (changed or host != self._host):
-            if host == me:
+            if mine:
                 self._host_hint(info)
             elif changed:
                 free = sum(kind == "vacant" for kind, _, _ in seats)
@@ -300,9 +329,12 @@ class Session:
                     self.say("waiting", free=free)
         self._seats, self._host = seats, host
 
-    def _host_hint(self, info: dict) -> None:
+    def _host_hint(self, info: dict, between_games: bool = False) -> None:
         free = [str(s.get("seat")) for s in info.get("seats", []) if s.get("kind") == "vacant"]
-        self.say("host_free", seats=", ".join(free)) if free else self.say("host_start")
+        if free:
+            self.say("host_free", seats=", ".join(free))
+        else:
+            self.say("results_host" if between_games else "host_start")
 
     # -- from the player --
 

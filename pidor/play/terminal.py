@@ -137,7 +137,7 @@ def run_session(client: Client, session: Session, stdin=None, stdout=None, *, re
         try:
             while not session.done:
                 try:
-                    kind, item = inbox.get(timeout=TICK if session.prompt else None)
+                    kind, item = inbox.get(timeout=TICK if session.ticking else None)
                 except queue.Empty:
                     kind, item = "tick", None
                 if kind == "msg":

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..games import GAME_IDS, known, rule, spec, text_of
-from ..games.text import GameText, Say, card, cards
+from ..games.text import GameText, Say, card, cards, predicate
 from .words import BOARD, ERRORS, EVENTS, TEXTS, WORDS
 
 __all__ = [
@@ -97,6 +97,13 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en", *, game: 
     w = lambda k: _word(lang, k)  # noqa: E731
     n = name
 
+    def form(key: str, subject=None, about=None) -> str:  # «вы» takes its own form (issue 28 §2)
+        if me is not None and subject == me and key + "@me" in T:
+            return T[key + "@me"]
+        if me is not None and about == me and key + "@to_me" in T:
+            return T[key + "@to_me"]
+        return T[key]
+
     def said(action: dict | None, seat: int | None) -> str:  # (the action called or undone: ``before`` it)
         return action_text(action, n, lang, game=game, seat=seat, me=me, before=before)
 
@@ -109,45 +116,51 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en", *, game: 
         return [T["call"].format(caller=n(e.get("caller")), accused=n(e.get("accused")),
                                  action=said(e.get("action"), e.get("accused")))]
     if t == "court":
-        lines = [T["court"].format(caller=n(e.get("caller")), accused=n(e.get("accused")),
-                                   action=said(e.get("action"), e.get("accused")),
-                                   voters=", ".join(n(v) for v in e.get("voters", [])) or "—")]
+        lines = [form("court", None, e.get("accused")).format(
+            caller=n(e.get("caller")), accused=n(e.get("accused")),
+            action=predicate(said(e.get("action"), e.get("accused")), n(e.get("accused"))),
+            voters=", ".join(n(v) for v in e.get("voters", [])) or "—")]
         return lines + ["   " + rule_line(r.get("id", "?"), lang, r) for r in e.get("rules", [])]
     if t == "vote":
         return [T["vote"].format(seat=n(e.get("seat")), vote=w("pidor") if e.get("guilty") else w("chist"))]
     if t == "abstain":
-        return [T["abstain"].format(seat=n(e.get("seat")))]
+        return [form("abstain", e.get("seat")).format(seat=n(e.get("seat")))]
     if t == "verdict":
         counts = "" if e.get("outcome") == "honest" else f" ({w('pidor')} {e.get('pidor')} : {e.get('clean')} {w('chist')})"
         return [T["verdict"].format(outcome=w(e.get("outcome")), counts=counts)]
     if t == "undo":
         return [T["undo"].format(seat=n(e.get("seat")), action=said(e.get("action"), e.get("seat")))]
-    if t == "honest_only":  # (T6, D11: who may play honest options only)
-        seats = e.get("seats") or []
-        return [T["honest_only"].format(seats=", ".join(n(s) for s in seats)) if seats else T["honest_none"]]
     if t == "mark":
         if e.get("seat") is None:
             return [T["mark_none"].format(reason=w(e.get("reason")))]
-        return [T["mark"].format(seat=n(e.get("seat")), reason=w(e.get("reason")))]
+        return [form("mark", e.get("seat")).format(seat=n(e.get("seat")), reason=w(e.get("reason")))]
     if t == "game_over":
         return [T["game_over"].format(loser=loser_text(e.get("result") or {}, game, n, lang),
                                       order=", ".join(n(s) for s in (e.get("result") or {}).get("order", [])) or "—")]
     if t == "results":
         mark = n(e.get("mark")) if e.get("mark") is not None else w("nobody")
-        return [T["results"].format(number=e.get("number"), mark=mark)]
+        return [form("results", None, e.get("mark")).format(number=e.get("number"), mark=mark)]
     if t == "timeout":
-        return [T["timeout"].format(seat=n(e.get("seat")), reason=w(e.get("reason")))]
+        return [form("timeout", e.get("seat")).format(seat=n(e.get("seat")), reason=w(e.get("reason")))]
     if t == "seat":
         return [T["seat"].format(seat=n(e.get("seat")), state=w(e.get("state")))]
     if t == "game_start":
         return [T["game_start"].format(number=e.get("number"), game=game_name(e.get("game"), lang),
                                        players=e.get("players"))]
     if t == "give":
-        return [T["give"].format(from_=n(e.get("from")), to=n(e.get("to")), card=card(e["card"]) if "card" in e else "🂠")]
+        return [form("give", e.get("from"), e.get("to")).format(from_=n(e.get("from")), to=n(e.get("to")),
+                                                                card=card(e["card"]) if "card" in e else "🂠")]
     if t == "out":
-        return [T["out"].format(seat=n(e.get("seat")), place=e.get("place"))]
+        return [form("out", e.get("seat")).format(seat=n(e.get("seat")), place=e.get("place"))]
     if t == "payment_due":
-        return [T["payment_due"].format(from_=", ".join(n(s) for s in e.get("from", [])), to=n(e.get("to")))]
+        payers = list(e.get("from", []))
+        key = form("payment_due", payers[0], e.get("to")) if len(payers) == 1 else T["payment_due_many"]
+        return [key.format(from_=", ".join(n(s) for s in payers), to=n(e.get("to")))]
+    if t == "honest_only":  # (its end is not news)
+        seats = list(e.get("seats") or [])
+        if not seats:
+            return []
+        return [T["honest_only@me" if me in seats else "honest_only"].format(seats=", ".join(n(s) for s in seats))]
     line = text_of(game).event(_say(lang, name, me), e)
     if line is not None:
         lines = [line] if line else []
@@ -195,7 +208,7 @@ def view_lines(view: dict, me: int | None, name: Name, lang: str = "en") -> list
     if view.get("out"):
         lines.append("  " + B["out"].format(seats=", ".join(name(s) for s in view["out"])))
     if me is not None and "hand" in view:  # a spectator has no hand (nor has anybody in a game of decks)
-        lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
+        lines.append(say(lang, "hand", cards=cards(text.hand_order(view, view.get("hand") or []))))
     return lines
 
 

@@ -24,6 +24,8 @@ TEXTS = {
         "host_free": "free seats: {seats}; fill them with `bot SEAT [SPEC]`, then `start`",
         "host_start": "every seat is taken: `start` starts the game",
         "your_turn": "your turn{clock}:",
+        "seconds": "{n} s",
+        "clock": "⏱ the game clock: {left} left",
         "no_options": "no honest action right now (you may still act: махлёж is allowed)",
         "window_you": "⚑ {what}: [!] «пидор!» · [space] let it go{clock}",
         "window_line": "⚑ {what}: `call` («пидор!») or wait{clock}",
@@ -72,6 +74,8 @@ TEXTS = {
         "host_free": "свободные места: {seats}; посадите ботов (`bot МЕСТО [БОТ]`), затем `start`",
         "host_start": "все места заняты: `start` начинает партию",
         "your_turn": "ваш ход{clock}:",
+        "seconds": "{n} с",
+        "clock": "⏱ до конца хода игры осталось {left}",
         "no_options": "честного хода сейчас нет (ходить всё равно можно: махлёж разрешён)",
         "window_you": "⚑ {what}: [!] «пидор!» · [пробел] пропустить{clock}",
         "window_line": "⚑ {what}: `call` («пидор!») или ждите{clock}",
@@ -112,47 +116,55 @@ EVENTS = {
     "en": {
         "game_start": "── game {number}: {game}, {players} players ──",
         "call": "{caller}: «пидор!» — {action}",
-        "court": "⚖ court: {caller} accuses: {action}; voters: {voters}",
+        "court": "⚖ court: {caller} accuses {accused}: {action}; voters: {voters}",
+        "court@to_me": "⚖ court: {caller} accuses you: {action}; voters: {voters}",
         "vote": "{seat} votes {vote}",
-        "abstain": "{seat} abstains (away)",
+        "abstain": "{seat} abstains (away)", "abstain@me": "you abstain (away)",
         "verdict": "verdict: {outcome}{counts}",
         "undo": "undone: {action}",
-        "mark": "the mark goes to {seat} ({reason})",
+        "mark": "the mark goes to {seat} ({reason})", "mark@me": "the mark goes to you ({reason})",
         "mark_none": "nobody holds the mark ({reason})",
         "game_over": "game over: {loser}; finished in order: {order}",
         "draw_game": "a draw",
         "loser": "{seat} is {word}",
         "timeout": "{seat} ran out of time ({reason}): the server plays for them",
+        "timeout@me": "you ran out of time ({reason}): the server plays for you",
         "seat": "{seat}: {state}",
         "results": "── results of game {number}: the mark is on {mark} ──",
-        "give": "{from_} gives {to} {card}",
-        "out": "{seat} is out (place {place})",
-        "payment_due": "{from_} owe(s) {to} a card",
-        "honest_only": "bound to honest play now (T6): {seats}",
-        "honest_none": "nobody is bound to honest play now",
+        "results@to_me": "── results of game {number}: the mark is on you ──",
+        "give": "{from_} gives {to} {card}", "give@me": "you give {to} {card}", "give@to_me": "{from_} gives you {card}",
+        "out": "{seat} is out (place {place})", "out@me": "you are out (place {place})",
+        "payment_due": "{from_} owes {to} a card", "payment_due@me": "you owe {to} a card",
+        "payment_due@to_me": "{from_} owes you a card", "payment_due_many": "{from_} owe {to} a card each",
+        "honest_only": "{seats}: honest moves only now (T6)",
+        "honest_only@me": "your move was undone: move again, honestly (T6)",
         "other": "{type}: {fields}",
     },
     "ru": {
         "game_start": "── партия {number}: {game}, игроков {players} ──",
         "call": "{caller}: «пидор!» — {action}",
-        "court": "⚖ суд: {caller} обвиняет: {action}; голосуют: {voters}",
+        "court": "⚖ суд: {caller} обвиняет {accused}: {action}; голосуют: {voters}",
+        "court@to_me": "⚖ суд: {caller} обвиняет вас: {action}; голосуют: {voters}",
         "vote": "{seat}: {vote}",
-        "abstain": "{seat}: воздерживается (отошёл)",
+        "abstain": "{seat}: воздерживается (отошёл)", "abstain@me": "вы воздерживаетесь (вы отошли)",
         "verdict": "приговор: {outcome}{counts}",
         "undo": "ход отменён: {action}",
-        "mark": "метка у {seat} ({reason})",
+        "mark": "метка у {seat} ({reason})", "mark@me": "метка у вас ({reason})",
         "mark_none": "метки ни у кого ({reason})",
         "game_over": "партия окончена: {loser}; вышли по порядку: {order}",
         "draw_game": "ничья",
         "loser": "{word} — {seat}",
         "timeout": "{seat}: время вышло ({reason}), за него ходит сервер",
+        "timeout@me": "у вас вышло время ({reason}), за вас ходит сервер",
         "seat": "{seat}: {state}",
         "results": "── итоги партии {number}: метка у {mark} ──",
-        "give": "{from_} отдаёт {to} {card}",
-        "out": "{seat} вышел (место {place})",
-        "payment_due": "{from_} должен {to} карту",
-        "honest_only": "теперь обязаны играть честно (T6): {seats}",
-        "honest_none": "больше никто не обязан играть честно",
+        "results@to_me": "── итоги партии {number}: метка у вас ──",
+        "give": "{from_} отдаёт {to} {card}", "give@me": "вы отдаёте {to} {card}", "give@to_me": "{from_} отдаёт вам {card}",
+        "out": "{seat} вышел (место {place})", "out@me": "вы вышли (место {place})",
+        "payment_due": "{from_} должен {to} карту", "payment_due@me": "вы должны {to} карту",
+        "payment_due@to_me": "{from_} должен вам карту", "payment_due_many": "{from_} должны {to} по карте",
+        "honest_only": "{seats}: теперь только честные ходы (T6)",
+        "honest_only@me": "ваш ход отменён — ходите снова честно (T6)",
         "other": "{type}: {fields}",
     },
 }
@@ -161,13 +173,14 @@ EVENTS = {
 WORDS = {
     "en": {"guilty": "guilty", "clean": "clean", "honest": "the action was honest", "tie": "a tie",
            "pidor": "«пидор»", "chist": "«чист»", "convicted": "convicted", "false_call": "false call",
-           "lost_vote": "lost the vote", "loser": "lost the game", "left": "left",
+           "lost_vote": "lost the vote", "loser": "lost the game", "left": "its holder is out of the game",
            "away": "away", "back": "back", "bot": "a bot plays on", "turn": "turn clock",
            "nobody": "nobody"},
     "ru": {"guilty": "виновен", "clean": "чист", "honest": "ход был честный", "tie": "поровну",
-           "pidor": "«пидор»", "chist": "«чист»", "convicted": "осуждён", "false_call": "ложный крик",
-           "lost_vote": "проиграл голосование", "loser": "проиграл партию", "left": "ушёл",
-           "away": "отошёл", "back": "вернулся", "bot": "за него играет бот", "turn": "часы хода",
+           "pidor": "«пидор»", "chist": "«чист»", "convicted": "осуждён", "false_call": "ложный «пидор!»",
+           "lost_vote": "проиграл голосование", "loser": "проиграл партию",
+           "left": "тот, у кого она была, вышел из игры",
+           "away": "отошёл", "back": "вернулся", "bot": "за него играет бот", "turn": "вышло время хода",
            "nobody": "никого"},
 }
 
@@ -270,6 +283,7 @@ HELP = {
   «пидор» deal:   draw · move SEAT · lay SEAT · keep
   «пидор» tricks: lead CARD · beat CARD [TARGET] · take [INDEX] · close
   durak:          attack CARD · cover CARD [TARGET] · transfer CARD · bito · take
+                  (short: a CARD · c CARD [TARGET] · t CARD · b; a cover without TARGET: the first uncovered card)
                   show CARD (a проездной, V12) · reserve (take up your поджопники, V11)
   payments:       give CARD
   N               play option N of your turn's list
@@ -284,6 +298,7 @@ Any action your hands can do is accepted, honest or not: a cheat may be called."
   пидор, раздача:  draw · move МЕСТО · lay МЕСТО · keep
   пидор, розыгрыш: lead КАРТА · beat КАРТА [НОМЕР] · take [НОМЕР] · close
   дурак:           attack КАРТА · cover КАРТА [НОМЕР] · transfer КАРТА · bito · take
+                   (коротко: a КАРТА · c КАРТА [НОМЕР] · t КАРТА · b; cover без номера кроет первую непокрытую)
                    show КАРТА (проездной, V12) · reserve (взять поджопники, V11)
   расплата:        give КАРТА
   N                сыграть вариант N из списка вашего хода

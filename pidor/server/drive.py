@@ -349,11 +349,14 @@ class Drive:
             if seat.offers and seat.offers[0][0] < st.choice_seq:
                 seat.offers = [o for o in seat.offers if o[0] >= st.choice_seq]
             seat.offers.append((st.seq, honest))
-            self.out.send(seat.conn, {
+            turn = {
                 "type": "turn", "table": st.id, "seq": st.seq, "seat": i,
                 "options": [game.action_data(a) for a in honest],
                 "deadline": None if seat.turn_deadline is None else float(clock),
-            }, i)
+            }
+            if t.timer is not None and t.timer.deadline is not None:  # a game clock runs (durak's «бито», D5)
+                turn["clock"] = {"name": t.timer.name, "left": round(max(0.0, t.timer.deadline - now), 3)}
+            self.out.send(seat.conn, turn, i)
             hint = t.hints(i)
             if hint is not None:
                 self.out.send(seat.conn, {"type": "hint", "table": st.id, "seq": st.seq, "seat": i,

@@ -7,6 +7,9 @@ from ..text import GameText, Say, card, cards
 
 __all__ = ["TEXT"]
 
+_SUIT_ORDER = "shcd"  # ♠ ♥ ♣ ♦: black and red by turns
+_RANKS = "23456789TJQKA"
+
 
 class DurakText(GameText):
     WORDS = {
@@ -17,6 +20,11 @@ class DurakText(GameText):
             "transfer": "{who} transfers with {card}", "transfer@me": "you transfer with {card}",
             "bito": "{who}: «бито»", "take": "{who}: «беру»",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
+            "give_hidden@me": "you give a card",
+            "bout@me": "bout: you attack {to} (at most {n})", "bout@to_me": "bout: {who} attacks you (at most {n})",
+            "bout_take@me": "you take {n} cards from the table", "new_defender@me": "now you defend (at most {n})",
+            "attack_line@me": "you attack {to} (at most {n} cards)",
+            "attack_line@to_me": "{who} attacks you (at most {n} cards)",
             "bout": "bout: {who} attacks {to} (at most {n})", "bout_take": "{to} takes {n} cards from the table",
             "bout_bito": "«бито»: {n} cards to the discard", "new_defender": "now {to} defends (at most {n})",
             "bito_timeout": "silence counts as «бито» for {seats}",
@@ -26,6 +34,7 @@ class DurakText(GameText):
             "attack_line": "{who} attacks {to} (at most {n} cards)", "bito_said": "«бито» said: {seats}",
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← not covered",
             "table": "on the table: {pairs}", "table_empty": "the table is empty",
+            "clock_bito_timeout": "⏱ «бито» in {left}: throw in now or let it be",
             "counts": "cards: {counts}", "payments": "to pay: {list}", "pays": "{who} → {to}",
             # the yard variants (V10-V12)
             "show": "{who} shows {card} as a проездной",
@@ -46,17 +55,26 @@ class DurakText(GameText):
             "transfer": "{who} переводит картой {card}", "transfer@me": "вы переводите картой {card}",
             "bito": "{who}: «бито»", "take": "{who}: «беру»",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
-            "bout": "отбой: {who} ходит под {to} (не больше {n})",
-            "bout_take": "{to} забирает со стола: {n}", "bout_bito": "«бито»: в отбой {n}",
+            "give_hidden@me": "вы отдаёте карту",
+            "bout": "заход: {who} ходит под {to} (не больше {n})",
+            "bout@me": "заход: вы ходите под {to} (не больше {n})",
+            "bout@to_me": "заход: {who} ходит под вас (не больше {n})",
+            "bout_take": "{to} забирает со стола: {n}", "bout_take@me": "вы забираете со стола: {n}",
+            "bout_bito": "«бито»: в отбой {n}",
             "new_defender": "теперь отбивается {to} (не больше {n})",
+            "new_defender@me": "теперь отбиваетесь вы (не больше {n})",
             "bito_timeout": "молчание — «бито» за {seats}",
             "drawn": "{who} добирает {n}: {cards}", "drawn@me": "вы добираете {n}: {cards}",
             "drawn_count": "{who} добирает {n} (в колоде {deck})",
-            "phase_bout": "отбой", "phase_pay": "расплата", "phase_draw": "добор", "phase_over": "конец",
-            "attack_line": "{who} ходит под {to} (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
+            "phase_bout": "заход", "phase_pay": "расплата", "phase_draw": "добор", "phase_over": "конец",
+            "attack_line": "{who} ходит под {to} (не больше {n} карт)",
+            "attack_line@me": "вы ходите под {to} (не больше {n} карт)",
+            "attack_line@to_me": "{who} ходит под вас (не больше {n} карт)", "bito_said": "«бито» сказали: {seats}",
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← не покрыта",
             "table": "на столе: {pairs}", "table_empty": "стол пуст",
-            "counts": "карт: {counts}", "payments": "платят: {list}", "pays": "{who} → {to}",
+            "clock_bito_timeout": "⏱ «бито» через {left}: подкидывайте или ждите",
+            "counts": "карт: {counts}", "payments": "расплата за метку: {list}",
+            "pays": "{who} → {to}",
             # дворовые разновидности (V10-V12)
             "show": "{who} показывает {card} как проездной",
             "show@me": "вы показываете {card} как проездной",
@@ -70,6 +88,10 @@ class DurakText(GameText):
             "shown": "показаны как проездной и ещё на руках: {list}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "table": {"ru": "стол", "en": "table", "look": "pairs"},
+             "discard": {"ru": "отбой", "en": "discard", "look": "fan"}}
+    SHORT = {"c": "cover", "a": "attack", "t": "transfer", "b": "bito"}
     #: a bout is over
     REDRAW = frozenset({"bout_over"})
 
@@ -96,12 +118,13 @@ class DurakText(GameText):
                 return w(say, "drawn", seat, who=say.who(seat), n=e.get("count"), cards=cards(e["cards"]))
             return w(say, "drawn_count", seat, who=say.who(seat), n=e.get("count"), deck=e.get("deck"))
         if kind == "bout":
-            return w(say, "bout", who=say.who(e.get("attacker")), to=say.who(e.get("defender")), n=e.get("limit"))
+            return w(say, "bout", e.get("attacker"), e.get("defender"), who=say.who(e.get("attacker")),
+                     to=say.who(e.get("defender")), n=e.get("limit"))
         if kind == "bout_over":
             key = "bout_take" if e.get("outcome") == "take" else "bout_bito"
-            return w(say, key, to=say.who(e.get("defender")), n=e.get("count"))
+            return w(say, key, e.get("defender"), to=say.who(e.get("defender")), n=e.get("count"))
         if kind == "transfer":
-            return w(say, "new_defender", to=say.who(e.get("defender")), n=e.get("limit"))
+            return w(say, "new_defender", e.get("defender"), to=say.who(e.get("defender")), n=e.get("limit"))
         if kind == "bito_timeout":
             return w(say, "bito_timeout", seats=", ".join(say.who(s) for s in e.get("seats", [])) or "—")
         if kind == "reserve":  # V11: the cards only to their owner
@@ -114,7 +137,8 @@ class DurakText(GameText):
 
     def board(self, say: Say, view: dict) -> list[str]:
         w = self.word
-        lines = [w(say, "attack_line", who=say.who(view.get("attacker")), to=say.who(view.get("defender")),
+        lines = [w(say, "attack_line", view.get("attacker"), view.get("defender"), who=say.who(view.get("attacker")),
+                   to=say.who(view.get("defender")),
                    n=view.get("limit"))]
         if view.get("bito"):
             lines.append(w(say, "bito_said", seats=", ".join(say.who(s) for s in view["bito"])))
@@ -149,14 +173,23 @@ class DurakText(GameText):
             lines.append(w(say, "shown", list=", ".join(shown)))
         return lines
 
+    def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
+        # each attacking card with the card that covers it (D4)
+        return {"table": [[a] if c is None else [a, c] for a, c in view.get("table") or []]}
+
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        # by suit, trumps last, then by rank (issue 28 §3)
+        trump = view.get("trump")
+        return sorted(hand, key=lambda c: (c[1] == trump, _SUIT_ORDER.find(c[1]), _RANKS.find(c[0])))
+
     def turn(self, view: dict) -> list[int]:
         # the attacker leads, the defender covers, the others may throw in
         return [s for s in (view.get("attacker"), view.get("defender")) if s is not None]
 
     def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
-        if kind == "cover":  # the only uncovered card
+        if kind == "cover":  # the first uncovered card (issue 28 §3)
             open_ = [i for i, pair in enumerate((view or {}).get("table") or []) if pair[1] is None]
-            if len(open_) == 1:
+            if open_:
                 return open_[0]
         return None
 

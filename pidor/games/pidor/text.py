@@ -28,6 +28,8 @@ class PidorText(GameText):
             "a_card": "a card",
             "draw": "{who} draws {card} (deck {n})", "draw@me": "you draw {card} (deck {n})",
             "draw_hidden": "{who} draws a card (deck {n})", "draw_hidden@me": "you draw a card (deck {n})",
+            "draw_live": "{who} draws from the deck", "draw_live@me": "you draw from the deck",
+            "drawn": "drawn: {card} (deck {n})",
             "keep": "{who} keeps {card} on their stack", "keep@me": "you keep {card} on your stack",
             "lay": "{who} lays {card} on {to}'s {onto}", "lay@me": "you lay {card} on {to}'s {onto}",
             "move": "{who} moves {card} from their stack onto {to}'s {onto}",
@@ -60,6 +62,8 @@ class PidorText(GameText):
             "a_card": "карту",
             "draw": "{who} тянет {card} (в колоде {n})", "draw@me": "вы тянете {card} (в колоде {n})",
             "draw_hidden": "{who} тянет карту (в колоде {n})", "draw_hidden@me": "вы тянете карту (в колоде {n})",
+            "draw_live": "{who} тянет из колоды", "draw_live@me": "вы тянете из колоды",
+            "drawn": "вытянута {card} (в колоде {n})",
             "keep": "{who} оставляет {card} себе", "keep@me": "вы оставляете {card} себе",
             "lay": "{who} кладёт {card} на {onto} ({to})", "lay@me": "вы кладёте {card} на {onto} ({to})",
             "move": "{who} перекладывает {card} со своей стопки на {onto} ({to})",
@@ -72,23 +76,34 @@ class PidorText(GameText):
             "take_card": "{who} берёт со стола {card}", "take_card@me": "вы берёте со стола {card}",
             "close": "{who} закрывает взятку", "close@me": "вы закрываете взятку",
             "give": "{who} отдаёт {card} → {to}", "give@me": "вы отдаёте {card} → {to}",
-            "give_hidden": "{who} отдаёт карту → {to}",
+            "give_hidden": "{who} отдаёт карту → {to}", "give_hidden@me": "вы отдаёте карту → {to}",
+            "give@to_me": "{who} отдаёт вам {card}", "give_hidden@to_me": "{who} отдаёт вам карту",
             "deal_end": "раздача окончена: козырь {trump}, ходит {who}; на руках {hands}",
-            "settlement": "расчёт: {dues}", "due": "{to} получает {n}",
-            "payment": "{who} должен {to} ещё {n}", "skip": "{who}: нечем платить",
-            "trick": "взятка из {n} карт; ходит {who}", "trick_closed": "{who} закрывает взятку: {cards}",
-            "trick_empty": "{who} очистил стол: взятка окончена", "discard": "в отбой: {n}",
+            "deal_end@to_me": "раздача окончена: козырь {trump}, ходите вы; на руках {hands}",
+            "settlement": "расчёт: {dues}", "due": "{to} получает {n}", "due@me": "вы получаете {n}",
+            "payment": "{who} должен {to} ещё {n}", "payment@me": "вы должны {to} ещё {n}",
+            "payment@to_me": "{who} должен вам ещё {n}", "skip": "{who}: нечем платить", "skip@me": "вам нечем платить",
+            "trick": "взятка из {n} карт; ходит {who}", "trick@me": "взятка из {n} карт; ходите вы",
+            "trick_closed": "{who} закрывает взятку: {cards}", "trick_closed@me": "вы закрываете взятку: {cards}",
+            "trick_empty": "{who} очищает стол: взятка окончена", "trick_empty@me": "вы очищаете стол: взятка окончена",
+            "discard": "в отбой: {n}",
             "prikup": "{who} берёт прикуп ({n})", "prikup@me": "вы берёте прикуп ({n})",
             "prikup_cards": "{who} берёт прикуп: {cards}", "prikup_cards@me": "вы берёте прикуп: {cards}",
-            "pidorstvo": "пидорство у {who}: {n}",
+            "pidorstvo": "пидорство у {who}: {n}", "pidorstvo@me": "пидорство у вас: {n}",
             "phase_deal": "раздача", "phase_settle": "расплата", "phase_tricks": "розыгрыш", "phase_over": "конец",
             "stack": "{name}: {cards} (+{hidden} закрытых){extra}", "stack_pidorstvo": "; пидорство {count}",
-            "held": "{who} держит вытянутую карту {card}",
+            "held": "{who} держит вытянутую карту {card}", "held@me": "вы держите вытянутую карту {card}",
             "pile": "на столе ({count} из {size}, снизу вверх): {cards}", "pile_empty": "стол пуст",
             "counts": "карт: {counts}", "count": "{name} {hand}", "count_prikup": "{name} {hand} + прикуп {prikup}",
             "dues": "долги: {dues}", "owed": "{who} ×{count}", "paying": "{who} платит {to}: осталось {left}",
+            "paying@me": "вы платите {to}: осталось {left}", "paying@to_me": "{who} платит вам: осталось {left}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "held": {"ru": "вытянутая карта", "en": "drawn card", "look": "row"},
+             "table": {"ru": "стол", "en": "table", "look": "fan"},
+             "discard": {"ru": "отбой", "en": "discard", "look": "fan"},
+             "prikup": {"ru": "прикуп", "en": "prikup", "look": "fan"}}
     #: a trick is over, the deal phase has ended
     REDRAW = frozenset({"trick_closed", "deal_end"})
 
@@ -98,8 +113,8 @@ class PidorText(GameText):
         c = card(action.get("card"))
         if kind == "draw":  # P3: the card shows in the draw event after it
             drawn = next((e for e in follow or () if e.get("type") == "draw"), None)
-            if drawn is None:
-                return ""  # (live: the draw event says it)
+            if drawn is None:  # live: the draw event that follows shows the card
+                return w(say, "draw_live", seat, who=who)
             if drawn.get("card"):
                 return w(say, "draw", seat, who=who, card=card(drawn["card"]), n=drawn.get("deck"))
             return w(say, "draw_hidden", seat, who=who, n=drawn.get("deck"))
@@ -117,7 +132,7 @@ class PidorText(GameText):
             return w(say, "take_card", seat, who=who, card=card(_on_table(before, action.get("index"))))
         if kind == "give":
             to = before.get("payment", {}).get("to") if isinstance(before.get("payment"), dict) else None
-            return w(say, "give" if action.get("card") else "give_hidden", seat, who=who, card=c, to=say.who(to))
+            return w(say, "give" if action.get("card") else "give_hidden", seat, to, who=who, card=c, to=say.who(to))
         if kind in ("lead", "close"):
             return w(say, kind, seat, who=who, card=c)
         return super().action(say, seat, action, before, follow)
@@ -128,23 +143,27 @@ class PidorText(GameText):
         if kind == "draw":
             if said:
                 return ""  # the draw action told it
-            return w(say, "draw", seat, who=who, card=card(e.get("card")), n=e.get("deck"))
+            if e.get("card") is None:
+                return w(say, "draw_hidden", seat, who=who, n=e.get("deck"))
+            return w(say, "drawn", seat, who=who, card=card(e.get("card")), n=e.get("deck"))
         if kind == "deal_end":
-            return w(say, "deal_end", trump=card(e.get("trump")), who=say.who(e.get("first")),
+            return w(say, "deal_end", None, e.get("first"), trump=card(e.get("trump")), who=say.who(e.get("first")),
                      hands="/".join(str(n) for n in e.get("hands", [])))
         if kind == "settlement":
-            dues = ", ".join(w(say, "due", to=say.who(d.get("to")), n=d.get("count")) for d in e.get("dues", []))
+            dues = ", ".join(w(say, "due", d.get("to"), to=say.who(d.get("to")), n=d.get("count"))
+                             for d in e.get("dues", []))
             return w(say, "settlement", dues=dues or "—")
         if kind == "payment":
-            return w(say, "payment", who=say.who(e.get("from")), to=say.who(e.get("to")), n=e.get("left"))
+            return w(say, "payment", e.get("from"), e.get("to"), who=say.who(e.get("from")), to=say.who(e.get("to")),
+                     n=e.get("left"))
         if kind == "skip":
-            return w(say, "skip", who=who)
+            return w(say, "skip", seat, who=who)
         if kind == "trick":
-            return w(say, "trick", who=who, n=e.get("size"))
+            return w(say, "trick", seat, who=who, n=e.get("size"))
         if kind == "trick_closed":
             if e.get("empty"):
-                return w(say, "trick_empty", who=who)
-            return w(say, "trick_closed", who=who, cards=cards(e.get("cards")))
+                return w(say, "trick_empty", seat, who=who)
+            return w(say, "trick_closed", seat, who=who, cards=cards(e.get("cards")))
         if kind == "discard":
             return w(say, "discard", n=e.get("count"))
         if kind == "prikup":
@@ -152,7 +171,7 @@ class PidorText(GameText):
                 return w(say, "prikup_cards", seat, who=who, cards=cards(e["cards"]))
             return w(say, "prikup", seat, who=who, n=e.get("count"))
         if kind == "pidorstvo":
-            return w(say, "pidorstvo", who=who, n=e.get("count"))
+            return w(say, "pidorstvo", seat, who=who, n=e.get("count"))
         return None
 
     def board(self, say: Say, view: dict) -> list[str]:
@@ -169,7 +188,7 @@ class PidorText(GameText):
                 lines.append(w(say, "stack", name=say.who(seat), cards=text or "—",
                                hidden=stack.get("hidden", 0), extra=extra))
             if view.get("held"):
-                lines.append(w(say, "held", who=say.who(view.get("turn")), card=card(view["held"])))
+                lines.append(w(say, "held", view.get("turn"), who=say.who(view.get("turn")), card=card(view["held"])))
         else:
             pile = view.get("table") or []
             by = view.get("table_seats") or []
@@ -186,9 +205,23 @@ class PidorText(GameText):
             lines.append(w(say, "dues", dues=dues))
         payment = view.get("payment")
         if payment:
-            lines.append(w(say, "paying", who=say.who(payment.get("from")), to=say.who(payment.get("to")),
+            lines.append(w(say, "paying", payment.get("from"), payment.get("to"), who=say.who(payment.get("from")),
+                           to=say.who(payment.get("to")),
                            left=payment.get("left")))
         return lines
+
+    def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
+        kind = action.get("type")
+        if kind in ("keep", "lay"):  # the drawn card (P3)
+            held = (before or {}).get("held")
+            return [held] if held else []
+        if kind == "move":  # the top of the mover's stack
+            top = _top((before or {}).get("stacks") or [], seat)
+            return [top] if top else []
+        if kind == "take":
+            taken = _on_table(before or {}, action.get("index"))
+            return [taken] if taken else []
+        return super().action_cards(seat, action, before)
 
     def turn(self, view: dict) -> list[int]:
         return list(view.get("to_act") or ([view["turn"]] if view.get("turn") is not None else []))
