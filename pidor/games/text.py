@@ -19,10 +19,12 @@ from typing import Any, ClassVar
 
 from ..cards import card_text, parse_card
 
-__all__ = ["Say", "GameText", "card", "cards", "predicate", "SUITS"]
+__all__ = ["Say", "GameText", "card", "cards", "predicate", "by_suit", "SUITS"]
 
 SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _CODE = re.compile(r"^(?:[2-9TJQKA]|10)[cdhs]$")
+_SUIT_ORDER = "shcd"  # ♠ ♥ ♣ ♦: black and red by turns
+_RANKS = "23456789TJQKA"
 
 
 def card(value: Any) -> str:
@@ -38,6 +40,11 @@ def card(value: Any) -> str:
 
 def cards(values: Any) -> str:
     return " ".join(card(v) for v in values or []) or "—"
+
+
+def by_suit(hand: list[str], trump: Any) -> list[str]:
+    """Card codes as a hand is held (issue 28 §3): by suit, ``trump``'s last, then by rank."""
+    return sorted(hand, key=lambda c: (c[-1] == trump, _SUIT_ORDER.find(c[-1]), _RANKS.find(c[0])))
 
 
 def predicate(sentence: str, who: str) -> str:
