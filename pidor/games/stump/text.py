@@ -4,12 +4,21 @@ turn owes, hand sizes and who still has his пенёк face down)."""
 
 from __future__ import annotations
 
-from ..text import GameText, Say, card, cards
+from ..text import GameText, Say, by_suit, card, cards
 
 __all__ = ["TEXT"]
 
 #: The stack's top cards the board shows (the rest as a count).
 SHOWN = 6
+
+
+def _taken(stack: list[str], action: dict) -> list[str]:
+    """The cards a ``take`` moves: ``count`` from under the top ``below`` (S4); none when
+    the stack has not so many."""
+    n, below = action.get("count"), action.get("below")
+    if isinstance(n, int) and isinstance(below, int) and 0 < n and 0 <= below and n + below <= len(stack):
+        return stack[len(stack) - below - n:len(stack) - below]
+    return []
 
 
 class StumpText(GameText):
@@ -23,8 +32,8 @@ class StumpText(GameText):
             "draw": "{who} draws {n}", "draw@me": "you draw {n}",
             "pick": "{who} picks up the пенёк", "pick@me": "you pick up your пенёк",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
-            "deal": "{dealer} deals, {first} leads; trump {trump} ({card} under the deck)",
-            "deal_dealt": "{dealer} deals, {first} leads; trump {trump} (the last card dealt)",
+            "deal": "{who} deals", "deal@me": "you deal", "first": "{who} leads", "first@me": "you lead",
+            "trump_card": "trump {trump} ({card} under the deck)", "trump_dealt": "trump {trump} (the last card dealt)",
             "drawn": "{who} gets {cards} (deck {deck})", "drawn@me": "you get {cards} (deck {deck})",
             "stub": "{who}'s пенёк: {cards}", "stub@me": "your пенёк: {cards}",
             "phase_play": "play", "phase_pay": "payment", "phase_over": "over",
@@ -45,8 +54,8 @@ class StumpText(GameText):
             "draw": "{who} добирает {n}", "draw@me": "вы добираете {n}",
             "pick": "{who} берёт пенёк", "pick@me": "вы берёте свой пенёк",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
-            "deal": "сдаёт {dealer}, ходит {first}; козырь {trump} ({card} под колодой)",
-            "deal_dealt": "сдаёт {dealer}, ходит {first}; козырь {trump} (последняя карта сдачи)",
+            "deal": "сдаёт {who}", "deal@me": "сдаёте вы", "first": "ходит {who}", "first@me": "ходите вы",
+            "trump_card": "козырь {trump} ({card} под колодой)", "trump_dealt": "козырь {trump} (последняя карта сдачи)",
             "drawn": "{who} получает {cards} (в колоде {deck})", "drawn@me": "вам пришли {cards} (в колоде {deck})",
             "stub": "пенёк {who}: {cards}", "stub@me": "ваш пенёк: {cards}",
             "phase_play": "игра", "phase_pay": "расплата", "phase_over": "конец",
@@ -59,6 +68,9 @@ class StumpText(GameText):
             "payments": "платят: {list}", "pays": "{who} → {to}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "stub": {"ru": "пенёк", "en": "пенёк", "look": "row"}}  # two cards face down (S5)
+    SHORT = {"b": "beat", "l": "lead", "t": "take", "d": "draw", "p": "pick"}
 
     def action(self, say: Say, seat: int, action: dict, before: dict | None, follow: list[dict] | None) -> str:
         w, who, kind = self.word, say.who(seat), action.get("type")
@@ -66,12 +78,9 @@ class StumpText(GameText):
         if kind == "beat":
             return w(say, "beat", seat, who=who, card=card(action.get("card")), onto=card(stack[-1] if stack else None))
         if kind == "take":
-            n, below = action.get("count"), action.get("below")
-            taken = None
-            if isinstance(n, int) and isinstance(below, int) and 0 < n and 0 <= below and n + below <= len(stack):
-                taken = stack[len(stack) - below - n:len(stack) - below]
-            return w(say, "dig" if below else "take", seat, who=who, n=n, below=below,
-                     cards=cards(taken) if taken is not None else "?")
+            taken = _taken(stack, action)
+            return w(say, "dig" if action.get("below") else "take", seat, who=who, n=action.get("count"),
+                     below=action.get("below"), cards=cards(taken) if taken else "?")
         if kind == "draw":
             return w(say, "draw", seat, who=who, n=action.get("count"))
         if kind == "give":
@@ -83,9 +92,10 @@ class StumpText(GameText):
     def event(self, say: Say, e: dict, said: bool = False) -> str | None:
         w, kind, seat = self.word, e.get("type"), e.get("seat")
         if kind == "deal":
-            return w(say, "deal" if e.get("trump_card") else "deal_dealt", dealer=say.who(e.get("dealer")),
-                     first=say.who(e.get("first")),
-                     trump=card(e.get("trump")), card=card(e.get("trump_card")))
+            dealer, first = e.get("dealer"), e.get("first")
+            return (w(say, "deal", dealer, who=say.who(dealer)) + ", " + w(say, "first", first, who=say.who(first))
+                    + "; " + w(say, "trump_card" if e.get("trump_card") else "trump_dealt",
+                               trump=card(e.get("trump")), card=card(e.get("trump_card"))))
         if kind in ("draw", "stub"):  # S3, S5: the cards only to the drawer, to the пенёк's owner
             if not e.get("cards"):
                 return ""  # (the action told it)
@@ -118,6 +128,14 @@ class StumpText(GameText):
 
     def turn(self, view: dict) -> list[int]:
         return list(view.get("to_act") or [])
+
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        return by_suit(hand, view.get("trump"))
+
+    def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
+        if action.get("type") == "take":  # S4: the stack's top cards (or those under ``below``)
+            return _taken((before or {}).get("stack") or [], action)
+        return super().action_cards(seat, action, before)
 
     def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
         if name == "below":
