@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..text import GameText, Say, card, cards
+from ..text import GameText, Say, by_suit, card, cards
 
 __all__ = ["TEXT"]
 
@@ -27,22 +27,29 @@ class ZalupaText(GameText):
             "deal_action": "{who} deals", "deal_action@me": "you deal",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
             "suits": "trumps by lot: {list}", "suit": "{who} {suit}",
-            "deal": "kon {kon}: {who} deals; cards in hand {hands}", "stock": "; {n} left undealt",
+            "deal": "kon {kon}: {who} deals; cards in hand {hands}",
+            "deal@me": "kon {kon}: you deal; cards in hand {hands}", "stock": "; {n} left undealt",
             "deal_cards": "your cards: {cards}", "handed": "you hand over the lowest trump of {to}",
             "got": "{who} hands you {card}",
             "kon_over": "{who} loses kon {kon} and sets aside {card}: «{letters}»",
             "kon_over@me": "you lose kon {kon} and set aside {card}: «{letters}»",
             "leaves": "; out of the game", "leaves@me": "; you are out of the game",
             "kon_void": "kon {kon} does not count (T13: {reason}), dealt again; {n} in a row",
+            "void_repetition": "a position seen again and again", "void_quiet": "too long without progress",
+            "void_units": "too many moves",
             "phase_play": "play", "phase_pay": "payment", "phase_over": "over",
             "player": "{who}: trump {suit}, «{letters}», set aside {aside}, cards {n}{extra}",
             "dealer": " · deals", "out": " · out of the kon", "left": " · out of the game",
             "stack": "the stack (bottom first): {cards}", "stack_empty": "the table is empty",
             "on": "{card} ({who})",
-            "state_lead": "{who} leads", "state_beat": "{who} beats {card} or takes the stack",
+            "state_lead": "{who} leads", "state_lead@me": "you lead",
+            "state_beat": "{who} beats {card} or takes the stack",
+            "state_beat@me": "you beat {card} or take the stack",
             "state_beaten": "{who} leads on top or says «отбой»",
+            "state_beaten@me": "you lead on top or say «отбой»",
             "state_last": "{who} says «отбой» or passes the stack on",
-            "state_deal": "{who} deals kon {kon}", "discard": "in the отбой: {n}",
+            "state_last@me": "you say «отбой» or pass the stack on",
+            "state_deal": "{who} deals kon {kon}", "state_deal@me": "you deal kon {kon}", "discard": "in the отбой: {n}",
             "payments": "to pay: {list}", "pays": "{who} → {to}",
         },
         "ru": {
@@ -55,25 +62,37 @@ class ZalupaText(GameText):
             "deal_action": "{who} сдаёт", "deal_action@me": "вы сдаёте",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
             "suits": "козыри по жребию: {list}", "suit": "{who} {suit}",
-            "deal": "кон {kon}: сдаёт {who}; карт на руках {hands}", "stock": "; не сдано {n}",
+            "deal": "кон {kon}: сдаёт {who}; карт на руках {hands}",
+            "deal@me": "кон {kon}: сдаёте вы; карт на руках {hands}", "stock": "; не сдано {n}",
             "deal_cards": "ваши карты: {cards}", "handed": "вы отдаёте младший козырь хозяину — {to}",
             "got": "{who} отдаёт вам {card}",
             "kon_over": "{who} проигрывает кон {kon} и откладывает {card}: «{letters}»",
             "kon_over@me": "вы проигрываете кон {kon} и откладываете {card}: «{letters}»",
             "leaves": "; выбывает из игры", "leaves@me": "; вы выбываете из игры",
             "kon_void": "кон {kon} не в счёт (T13: {reason}), пересдача; {n} подряд",
+            "void_repetition": "позиция повторяется", "void_quiet": "слишком долго без продвижения",
+            "void_units": "слишком много ходов",
             "phase_play": "игра", "phase_pay": "расплата", "phase_over": "конец",
             "player": "{who}: козырь {suit}, «{letters}», отложены {aside}, карт {n}{extra}",
             "dealer": " · сдаёт", "out": " · вышел из кона", "left": " · выбыл из игры",
             "stack": "стопка (снизу вверх): {cards}", "stack_empty": "стол пуст",
             "on": "{card} ({who})",
-            "state_lead": "ходит {who}", "state_beat": "{who} бьёт {card} или забирает стопку",
+            "state_lead": "ходит {who}", "state_lead@me": "ходите вы",
+            "state_beat": "{who} бьёт {card} или забирает стопку",
+            "state_beat@me": "вы бьёте {card} или забираете стопку",
             "state_beaten": "{who} ходит сверху или говорит «отбой»",
+            "state_beaten@me": "вы ходите сверху или говорите «отбой»",
             "state_last": "{who} говорит «отбой» или передаёт стопку дальше",
-            "state_deal": "{who} сдаёт кон {kon}", "discard": "в отбое: {n}",
+            "state_last@me": "вы говорите «отбой» или передаёте стопку дальше",
+            "state_deal": "{who} сдаёт кон {kon}", "state_deal@me": "вы сдаёте кон {kon}", "discard": "в отбое: {n}",
             "payments": "платят: {list}", "pays": "{who} → {to}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "discard": {"ru": "отбой", "en": "discard", "look": "fan"},  # Z4
+             "stock": {"ru": "не сдано", "en": "undealt", "look": "fan"},  # Z2
+             "aside": {"ru": "отложены", "en": "set aside", "look": "row"}}  # Z5: each lost kon's trump
+    SHORT = {"b": "beat", "l": "lead", "t": "take", "o": "otboy", "d": "done"}
     #: a kon is over, a new one dealt
     REDRAW = frozenset({"kon_over", "deal"})
 
@@ -99,7 +118,7 @@ class ZalupaText(GameText):
             return w(say, "suits", list=", ".join(w(say, "suit", who=say.who(s), suit=card(x))
                                                  for s, x in enumerate(e.get("suits") or ())))
         if kind == "deal":
-            parts = [w(say, "deal", kon=e.get("kon"), who=say.who(e.get("dealer")),
+            parts = [w(say, "deal", e.get("dealer"), kon=e.get("kon"), who=say.who(e.get("dealer")),
                        hands="/".join(str(n) for n in e.get("hands") or ()))]
             if e.get("stock"):
                 parts.append(w(say, "stock", n=e["stock"]))
@@ -117,7 +136,9 @@ class ZalupaText(GameText):
                      letters=e.get("letters"))
             return line + (w(say, "leaves", loser) if e.get("leaves") else "")
         if kind == "kon_void":
-            return w(say, "kon_void", kon=e.get("kon"), reason=e.get("reason"), n=e.get("voids"))
+            reason = e.get("reason")
+            return w(say, "kon_void", kon=e.get("kon"), n=e.get("voids"),
+                     reason=w(say, "void_" + reason) if reason in ("repetition", "quiet", "units") else reason)
         return None
 
     def board(self, say: Say, view: dict) -> list[str]:
@@ -146,13 +167,24 @@ class ZalupaText(GameText):
         if view.get("result") is None and not view.get("payments") and state is not None:
             if state == "beaten" and isinstance(t, int) and 0 <= t < len(hands) and not hands[t]:
                 state = "last"  # Z3a
-            lines.append(w(say, f"state_{state}", who=turn, card=card(stack[-1] if stack else None),
+            lines.append(w(say, f"state_{state}", t, who=turn, card=card(stack[-1] if stack else None),
                            kon=(view.get("kon") or 0) + 1))
         if view.get("payments"):
             pays = ", ".join(w(say, "pays", who=say.who(p.get("from")), to=say.who(p.get("to")))
                              for p in view["payments"])
             lines.append(w(say, "payments", list=pays))
         return lines
+
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        # the reader's own trump last (Z1)
+        suits, seat = view.get("suits") or [], view.get("seat")
+        return by_suit(hand, suits[seat] if isinstance(seat, int) and 0 <= seat < len(suits) else None)
+
+    def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
+        n, stack = action.get("count"), (before or {}).get("stack") or []
+        if action.get("type") == "take" and isinstance(n, int) and 0 < n <= len(stack):
+            return stack[-n:]  # Z3 (Z7t): the stack's top cards
+        return super().action_cards(seat, action, before)
 
     def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
         if kind == "take":
