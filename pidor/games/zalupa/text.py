@@ -176,9 +176,8 @@ class ZalupaText(GameText):
         return lines
 
     def hand_order(self, view: dict, hand: list[str]) -> list[str]:
-        # the reader's own trump last (Z1)
-        suits, seat = view.get("suits") or [], view.get("seat")
-        return by_suit(hand, suits[seat] if isinstance(seat, int) and 0 <= seat < len(suits) else None)
+        # by suit, then by rank: the view names no table trump (Z1: each player's own, on the board)
+        return by_suit(hand, view.get("trump"))
 
     def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:
         n, stack = action.get("count"), (before or {}).get("stack") or []
