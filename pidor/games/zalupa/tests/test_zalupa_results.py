@@ -78,7 +78,8 @@ def test_Z2_the_deal_line_tells_a_seat_its_own_hand_over_only():
     for seat in range(4):
         fields = {k: v for k, v in deal.items() if k != "_private"} | deal["_private"].get(seat, {})
         line = TEXT.event(Say("ru", lambda s: f"игрок{s}", seat), fields)
-        assert line.startswith("кон 2: сдаёт игрок2; карт на руках ") and "ваши карты: " in line
+        dealer = "сдаёте вы" if seat == 2 else "сдаёт игрок2"  # (the dealer reads «вы», issue 28 §2)
+        assert line.startswith(f"кон 2: {dealer}; карт на руках ") and "ваши карты: " in line
         if "got" in fields:
             assert "отдаёт вам" in line
     assert TEXT.event(say, {k: v for k, v in deal.items() if k != "_private"}).count("ваши") == 0
