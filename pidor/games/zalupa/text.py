@@ -90,8 +90,8 @@ class ZalupaText(GameText):
     }
     ZONES = {**GameText.ZONES,
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"},  # Z4
-             "stock": {"ru": "не сдано", "en": "undealt", "look": "fan"},  # Z2
-             "aside": {"ru": "отложены", "en": "set aside", "look": "row"}}  # Z5: each lost kon's trump
+             "stock": {"ru": "несданные", "en": "undealt", "look": "fan"},  # Z2
+             "aside": {"ru": "отложенные", "en": "set aside", "look": "row"}}  # Z5: each lost kon's trump
     SHORT = {"b": "beat", "l": "lead", "t": "take", "o": "otboy", "d": "done"}
     #: a kon is over, a new one dealt
     REDRAW = frozenset({"kon_over", "deal"})
