@@ -24,7 +24,8 @@ const tables = games.flatMap((g) => g.decks.map((deck) => [g.id, deck, g.players
 
 before(async () => {
   data = mkdtempSync(join(tmpdir(), "pidor-js-"));
-  server = spawn(python, ["-m", "pidor.cli", "serve", "--port", "0", "--data", data], {
+  // (a table for every game and deck, and more, from one address: above the default rate)
+  server = spawn(python, ["-m", "pidor.cli", "serve", "--port", "0", "--data", data, "--tables-per-minute", "1000"], {
     cwd: root, env: { ...process.env, PYTHONPATH: root }, stdio: ["ignore", "ignore", "pipe"],
   });
   port = await new Promise((resolve, reject) => {
@@ -57,7 +58,7 @@ for (const [game, deck, players] of tables) {
 
 test("a bot that cheats and calls plays to the end; refusals are not fatal", async () => {
   const out = [];
-  const code = await main(["--port", String(port), "--create", tables[0][0], "--players", "2", "--games", "2",
+  const code = await main(["--port", String(port), "--create", tables[0][0], "--players", String(tables[0][2]), "--games", "2",
     "--cheat", "0.3", "--call", "0.3", "--seed", "3"], (line) => out.push(line));
   assert.equal(code, 0, out.join("\n"));
   assert.equal(out.filter((line) => line.startsWith("game ")).length, 2);
