@@ -134,13 +134,13 @@ def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]
 
 
 #: What may be in Latin letters on a Russian screen (issue 28 §2): cards (10♥), names (bot-2,
-#: a player's name, given by the caller), rule ids (D4b, T6), hashes and seeds, the commands a
+#: a player's name, given by the caller), rule ids (D4b, T6: any game's letter), hashes and seeds, the commands a
 #: person types (`start`, `bot МЕСТО`, an option's «1) cover 7♠ 0 — …», a key: [y], «n — …») and what
 #: the person typed (a line after the prompt «> »).
 _ALLOWED_LATIN = [
     re.compile(r"(?:10|[2-9TJQKA])[♣♦♥♠]"),
     re.compile(r"\b(?:bot|seat)-\d+\b"),
-    re.compile(r"\b[TPDV]\d+[a-z]?\b"),
+    re.compile(r"\b[A-Z]\d+[a-z]?\b"),
     re.compile(r"\bSHA-256\b|\b[0-9a-f]{16,}\b"),
     re.compile(r"`[^`\n]*`|\[[a-z]\]|\b(?:Enter|[a-z]) —"),
     re.compile(r"^ {2}\d+\) [a-z]+\b", re.M),
