@@ -15,6 +15,7 @@ import pytest
 
 from pidor.cards import card_code, parse_card
 from pidor.games import GAME_IDS, game_class, spec, text_of
+from pidor.games.text import Say
 from pidor.play.words import EVENTS
 import trio
 
