@@ -46,8 +46,18 @@ def claim(lang: str, n: int, rank: Any) -> str:
         words = _FEW_RU.get(n)
         number = str(n) if words is None else words[r in (11, 13, 14)]  # (валет, король, туз: masculine)
         return f"{number} {_RU[r][_form(n)]}"
-    name = _EN[r]
-    return f"{n} {name}" if n == 1 else f"{n} {name}es" if name == "six" else f"{n} {name}s"
+    return f"{n} {_EN[r]}" if n == 1 else f"{n} {ranks(lang, rank)}"
+
+
+def ranks(lang: str, rank: Any) -> str:
+    """A rank's cards as a kind, on the board: «валеты», «дамы», "jacks"."""
+    try:
+        r = parse_rank(rank)
+    except ValueError:
+        return str(rank)
+    if lang == "ru":
+        return {11: "валеты", 13: "короли", 14: "тузы"}.get(r, _RU[r][1])
+    return f"{_EN[r]}es" if r == 6 else f"{_EN[r]}s"
 
 
 def n_cards(lang: str, n: int, laid: bool = True) -> str:
@@ -192,7 +202,7 @@ class DoubtText(GameText):
         if known:
             lines.append(w(say, "known", list=", ".join(known)))
         if view.get("discard"):
-            sets = ", ".join(f"{s.get('rank', '?').replace('T', '10')} ({say.who(s.get('seat'))})"
+            sets = ", ".join(f"{ranks(lang, s.get('rank'))} ({say.who(s.get('seat'))})"
                              for s in view.get("sets") or []) or "—"
             lines.append(w(say, "gone", n=view["discard"], sets=sets, cards=cards(view.get("discarded"))))
         if view.get("aside"):
