@@ -3,6 +3,9 @@ and the viewer's table: a battle's flips side by side (W2)."""
 
 from __future__ import annotations
 
+from pidor.cards import deck as full_deck
+from pidor.engine.seeds import Rng, shuffled
+from pidor.games.drunkard.engine import DrunkardGame
 from pidor.games.drunkard.text import TEXT
 from pidor.games.text import Say
 
@@ -26,3 +29,12 @@ def test_W2_the_viewer_draws_a_battle_as_pairs_of_flips():
     view = {"table": [["7h", "9s", "Kd"], ["7c", "2s"]]}
     assert TEXT.groups(zones, view) == {"table": [["7h", "7c"], ["9s", "2s"], ["Kd"]]}
     assert TEXT.ZONES["table"]["look"] == "pairs"
+
+
+def test_W1_T10_the_deal_is_as_WIRE_md_says():
+    """WIRE.md: the `deck` stream dealt by turns from seat 0; who flips first from `bottle`."""
+    key = bytes(range(32))
+    g = DrunkardGame.new({}, seed=key)
+    order = shuffled(full_deck(36), key)
+    assert g.decks == [order[0::2], order[1::2]] and g.first == Rng(key, b"bottle").below(2)
+    assert g.drawn_place(17, 1) == Rng(key, b"draw 1").below(17)

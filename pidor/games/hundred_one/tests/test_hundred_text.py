@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from pidor.cards import deck as full_deck
+from pidor.engine.seeds import Rng, shuffled
+from pidor.games.hundred_one.engine import HundredOneGame
 from pidor.games.hundred_one.text import TEXT
 from pidor.games.text import Say
 
@@ -36,3 +39,15 @@ def test_the_board_and_events_say_you_with_plural_verbs():
 
 def test_the_hand_is_shown_by_suit_then_rank():
     assert TEXT.hand_order({}, ["Ah", "6s", "Th", "Qs", "7c"]) == ["6s", "Qs", "Th", "Ah", "7c"]
+
+
+def test_H2_T15_the_deals_are_as_WIRE_md_says():
+    """WIRE.md: deal 1 from the `deck` stream round the table from the seat after the dealer
+    (the `bottle`'s), his fourth face up; deal 2 from the stream `deal 2`."""
+    key, n = bytes(range(32)), 3
+    g = HundredOneGame.new({"players": n}, seed=key)
+    order = shuffled(full_deck(36), key)
+    assert g.dealer == Rng(key, b"bottle").below(n)
+    assert all(order[i] in g.hands[(g.dealer + 1 + i) % n] for i in range(4 * n - 1))
+    assert g.table[0] == order[4 * n - 1] and g.deck[::-1] == order[4 * n:]
+    assert g._next_order() == shuffled(full_deck(36), key, b"deal 2")
