@@ -36,6 +36,8 @@ def _form(n: int) -> int:
 
 def claim(lang: str, n: int, rank: Any) -> str:
     """«3 короля», «1 дама», "3 kings": ``n`` cards of the ``rank`` (a code) named."""
+    if rank is None:  # (a sentence without the view before it: a court's, a live line)
+        return n_cards(lang, n, False)
     try:
         r = parse_rank(rank)
     except ValueError:
@@ -44,8 +46,18 @@ def claim(lang: str, n: int, rank: Any) -> str:
         words = _FEW_RU.get(n)
         number = str(n) if words is None else words[r in (11, 13, 14)]  # (валет, король, туз: masculine)
         return f"{number} {_RU[r][_form(n)]}"
-    name = _EN[r]
-    return f"{n} {name}" if n == 1 else f"{n} {name}es" if name == "six" else f"{n} {name}s"
+    return f"{n} {_EN[r]}" if n == 1 else f"{n} {ranks(lang, rank)}"
+
+
+def ranks(lang: str, rank: Any) -> str:
+    """A rank's cards as a kind, on the board: «валеты», «дамы», "jacks"."""
+    try:
+        r = parse_rank(rank)
+    except ValueError:
+        return str(rank)
+    if lang == "ru":
+        return {11: "валеты", 13: "короли", 14: "тузы"}.get(r, _RU[r][1])
+    return f"{_EN[r]}es" if r == 6 else f"{_EN[r]}s"
 
 
 def n_cards(lang: str, n: int, laid: bool = True) -> str:
@@ -78,8 +90,10 @@ class DoubtText(GameText):
             "leader": "{who} leads", "leader@me": "you lead",
             "phase_play": "play", "phase_pay": "payment", "phase_over": "over",
             "table": "on the table, «{claim}» so far: {plays}", "table_empty": "the table is empty: {who} leads",
+            "table_empty@me": "the table is empty: you lead",
             "play": "{who} {n}", "play_mine": "{who} {cards}",
             "opened": "last opened: {who}'s «{claim}» by {by}: {cards} — {verdict}",
+            "opened@to_me": "last opened: {who}'s «{claim}» by you: {cards} — {verdict}",
             "counts": "cards: {counts}", "known": "seen in hands: {list}", "known_one": "{who} {cards}",
             "gone": "discard: {n}; sets: {sets}; open in it: {cards}", "aside": "set aside: 1 card",
             "payments": "to pay: {list}", "pays": "{who} → {to}",
@@ -109,13 +123,21 @@ class DoubtText(GameText):
             "leader": "ходит {who}", "leader@me": "ходите вы",
             "phase_play": "игра", "phase_pay": "расплата", "phase_over": "конец",
             "table": "на столе, пока «{claim}»: {plays}", "table_empty": "стол пуст: ходит {who}",
+            "table_empty@me": "стол пуст: ходите вы",
             "play": "{who} {n}", "play_mine": "{who} {cards}",
             "opened": "вскрыто последним: {who}, «{claim}», вскрыл {by}: {cards} — {verdict}",
+            "opened@to_me": "вскрыто последним: {who}, «{claim}», вскрыли вы: {cards} — {verdict}",
             "counts": "карт: {counts}", "known": "видели на руках: {list}", "known_one": "{who} {cards}",
             "gone": "в отбое: {n}; четвёрки: {sets}; открытые там: {cards}", "aside": "отложена 1 карта",
             "payments": "платят: {list}", "pays": "{who} → {to}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "pile": {"ru": "стопка", "en": "pile", "look": "fan"},
+             "discard": {"ru": "отбой", "en": "discard", "look": "fan"},
+             "aside": {"ru": "отложена", "en": "set aside", "look": "row"},
+             "shown": {"ru": "показанные карты", "en": "shown cards", "look": "row"}}
+    SHORT = {"l": "lead", "a": "add", "b": "believe", "d": "doubt"}
     #: a pile has left the table
     REDRAW = frozenset({"pile"})
 
@@ -168,10 +190,10 @@ class DoubtText(GameText):
             total = sum(p.get("count", 0) for p in pile)
             lines = [w(say, "table", claim=claim(lang, total, view.get("rank")), plays=plays)]
         else:
-            lines = [w(say, "table_empty", who=say.who(view.get("turn")))]
+            lines = [w(say, "table_empty", view.get("turn"), who=say.who(view.get("turn")))]
         opened = view.get("opened")
         if opened:
-            lines.append(w(say, "opened", who=say.who(opened.get("seat")), by=say.who(opened.get("by")),
+            lines.append(w(say, "opened", None, opened.get("by"), who=say.who(opened.get("seat")), by=say.who(opened.get("by")),
                            claim=claim(lang, opened.get("count", 0), opened.get("rank")),
                            cards=cards(opened.get("cards")),
                            verdict=w(say, "true" if opened.get("true") else "false")))
@@ -180,7 +202,7 @@ class DoubtText(GameText):
         if known:
             lines.append(w(say, "known", list=", ".join(known)))
         if view.get("discard"):
-            sets = ", ".join(f"{s.get('rank', '?').replace('T', '10')} ({say.who(s.get('seat'))})"
+            sets = ", ".join(f"{ranks(lang, s.get('rank'))} ({say.who(s.get('seat'))})"
                              for s in view.get("sets") or []) or "—"
             lines.append(w(say, "gone", n=view["discard"], sets=sets, cards=cards(view.get("discarded"))))
         if view.get("aside"):
@@ -193,6 +215,10 @@ class DoubtText(GameText):
 
     def turn(self, view: dict) -> list[int]:
         return list(view.get("to_act") or [])
+
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        # by rank, a rank's cards side by side: the plays name ranks (B2)
+        return sorted(hand, key=lambda c: (parse_rank(c[:-1]), c[-1]))
 
 
 TEXT = DoubtText()

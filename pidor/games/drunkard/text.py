@@ -38,18 +38,22 @@ class DrunkardText(GameText):
             "pull_card": "{who} pulls card no. {k} from the top: {card} ({n} left)",
             "pull_card@me": "you pull card no. {k} from the top: {card} ({n} left)",
             "draw": "{who} draws a card from {to}'s deck", "draw@me": "you draw a card from {to}'s deck",
+            "draw@to_me": "{who} draws a card from your deck",
             "draw_card": "{who} draws {card} from {to}'s deck (its no. {k})",
             "draw_card@me": "you draw {card} from {to}'s deck (its no. {k})",
+            "draw_card@to_me": "{who} draws {card} from your deck (its no. {k})",
             "collect": "{who} collects {cards} under their deck", "collect@me": "you collect {cards} under your deck",
             "collect_side": "{who} collects {cards} to the side", "collect_side@me": "you collect {cards} to the side",
             "top": "{who} puts {cards} on top of their deck", "top@me": "you put {cards} on top of your deck",
             "flipped": "{who}: {card} ({n} left)", "flipped_idle": "{who}: {card}, it does not count ({n} left)",
             "drawn": "{who} draws {card} from {to}'s deck (its no. {k})",
             "drawn@me": "you draw {card} from {to}'s deck (its no. {k})",
+            "drawn@to_me": "{who} draws {card} from your deck (its no. {k})",
             "won": "the battle is {who}'s", "won@me": "the battle is yours", "dispute": "a dispute!",
             "first": "{who} flips first (drawn by lot)", "first@me": "you flip first (drawn by lot)",
             "paid": "{who} puts their top card under {to}'s deck (T14)",
             "paid@me": "you put your top card under {to}'s deck (T14)",
+            "paid@to_me": "{who} puts their top card under your deck (T14)",
             "reshuffle": "{who} shuffles the {n} cards put aside into their deck",
             "reshuffle@me": "you shuffle the {n} cards put aside into your deck",
             "four_aces": "{who} holds all four aces", "four_aces@me": "you hold all four aces",
@@ -69,18 +73,22 @@ class DrunkardText(GameText):
             "pull_card": "{who} вытаскивает {k}-ю карту сверху: {card} (в колоде {n})",
             "pull_card@me": "вы вытаскиваете {k}-ю карту сверху: {card} (в колоде {n})",
             "draw": "{who} тянет карту из колоды {to}", "draw@me": "вы тянете карту из колоды {to}",
+            "draw@to_me": "{who} тянет карту из вашей колоды",
             "draw_card": "{who} тянет {card} из колоды {to} ({k}-ю сверху)",
             "draw_card@me": "вы тянете {card} из колоды {to} ({k}-ю сверху)",
+            "draw_card@to_me": "{who} тянет {card} из вашей колоды ({k}-ю сверху)",
             "collect": "{who} забирает {cards} под колоду", "collect@me": "вы забираете {cards} под колоду",
             "collect_side": "{who} забирает {cards} в сторону", "collect_side@me": "вы забираете {cards} в сторону",
             "top": "{who} кладёт {cards} на верх колоды", "top@me": "вы кладёте {cards} на верх колоды",
             "flipped": "{who}: {card} (в колоде {n})", "flipped_idle": "{who}: {card}, не в счёт (в колоде {n})",
             "drawn": "{who} тянет {card} из колоды {to} ({k}-ю сверху)",
             "drawn@me": "вы тянете {card} из колоды {to} ({k}-ю сверху)",
+            "drawn@to_me": "{who} тянет {card} из вашей колоды ({k}-ю сверху)",
             "won": "бой за {who}", "won@me": "бой ваш", "dispute": "спорная!",
             "first": "первым открывает {who} (по жребию)", "first@me": "первыми открываете вы (по жребию)",
             "paid": "{who} отдаёт верхнюю карту под колоду {to} (T14)",
             "paid@me": "вы отдаёте верхнюю карту под колоду {to} (T14)",
+            "paid@to_me": "{who} отдаёт верхнюю карту под вашу колоду (T14)",
             "reshuffle": "{who} тасует отложенные карты ({n}) в колоду",
             "reshuffle@me": "вы тасуете отложенные карты ({n}) в колоду",
             "four_aces": "у {who} все четыре туза", "four_aces@me": "у вас все четыре туза",
@@ -93,6 +101,10 @@ class DrunkardText(GameText):
             "sides": "отложено: {sides}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "table": {"ru": "стол", "en": "table", "look": "pairs"},
+             "side": {"ru": "отложено", "en": "put aside", "look": "fan"}}
+    SHORT = {"f": "flip", "c": "collect", "t": "top"}
     #: a battle begins
     REDRAW = frozenset({"battle"})
 
@@ -106,11 +118,11 @@ class DrunkardText(GameText):
             if shown is not None:
                 fields.update(card=card(shown.get("card")), n=shown.get("deck"))
                 if "from" in shown:
-                    return w(say, "draw_card", seat, **{**fields, "k": _number(shown.get("index"))})
+                    return w(say, "draw_card", seat, other, **{**fields, "k": _number(shown.get("index"))})
             key = "flip" if action.get("index") == 0 else "pull"
             if before and not _deck(before, seat) and before.get("decks"):
                 key = "draw"  # W3: an empty deck draws from the opponent's
-            return w(say, key + ("_card" if shown is not None and key != "draw" else ""), seat, **fields)
+            return w(say, key + ("_card" if shown is not None and key != "draw" else ""), seat, other, **fields)
         if kind in ("collect", "top"):
             key = "collect_side" if kind == "collect" and "sides" in before else kind
             return w(say, key, seat, who=who, cards=cards(action.get("cards")))
@@ -125,7 +137,7 @@ class DrunkardText(GameText):
             if said:  # (a replay: the action's sentence named the card)
                 return " — ".join(outcome)
             if "from" in e:
-                line = w(say, "drawn", seat, who=who, card=card(e.get("card")), to=say.who(e.get("from")),
+                line = w(say, "drawn", seat, e.get("from"), who=who, card=card(e.get("card")), to=say.who(e.get("from")),
                          k=_number(e.get("index")))
             else:
                 line = w(say, "flipped" if e.get("counts", True) else "flipped_idle", who=who, card=card(e.get("card")),
@@ -134,7 +146,7 @@ class DrunkardText(GameText):
         if kind == "battle":
             return w(say, "first", e["first"], who=say.who(e["first"])) if "first" in e else ""
         if kind == "paid":
-            return w(say, "paid", e.get("from"), who=say.who(e.get("from")), to=say.who(e.get("to")))
+            return w(say, "paid", e.get("from"), e.get("to"), who=say.who(e.get("from")), to=say.who(e.get("to")))
         if kind == "reshuffle":
             return w(say, "reshuffle", seat, who=who, n=e.get("count"))
         if kind == "four_aces":
@@ -177,6 +189,17 @@ class DrunkardText(GameText):
             sides = ", ".join(w(say, "deck", who=say.who(s), n=len(p)) for s, p in enumerate(view["sides"]))
             lines.append(w(say, "sides", sides=sides))
         return lines
+
+    def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
+        # the battle's flips side by side, one seat's against the other's (W2)
+        laid = view.get("table") or []
+        if len(laid) != 2 or not all(isinstance(t, list) for t in laid):
+            return {}
+        cards_ = zones.get("table") or []
+        if len(cards_) != len(laid[0]) + len(laid[1]):
+            return {}
+        mine, theirs = cards_[:len(laid[0])], cards_[len(laid[0]):]
+        return {"table": [[*mine[i:i + 1], *theirs[i:i + 1]] for i in range(max(len(mine), len(theirs)))]}
 
     def turn(self, view: dict) -> list[int]:
         winner = view.get("winner")

@@ -4,10 +4,12 @@ suit named, what is owed, the scores and the score table by deal)."""
 
 from __future__ import annotations
 
+from ...cards import parse_rank
 from ..text import GameText, Say, card, cards
 
 __all__ = ["TEXT"]
 
+_SUIT_ORDER = "shcd"  # ♠ ♥ ♣ ♦: black and red by turns
 #: The board shows the score table's last rows (one per deal).
 TABLE_ROWS = 6
 
@@ -25,25 +27,32 @@ class HundredText(GameText):
             "name": "{who} names {suit}", "name@me": "you name {suit}",
             "draw": "{who} draws a card", "draw@me": "you draw a card",
             "skip": "{who} passes", "skip@me": "you pass",
+            "lose_turn": "{who} loses the turn", "lose_turn@me": "you lose the turn",
             "take_penalty": "{who} takes the penalty: {n}", "take_penalty@me": "you take the penalty: {n}",
-            "skip": "{who} loses the turn", "skip@me": "you lose the turn",
             "give": "{who} gives {card}", "give@me": "you give {card}", "give_hidden": "{who} gives a card",
             "deal_action": "{who} deals", "deal_action@me": "you deal",
-            "deal": "deal {number}: {who} deals, face up {card}", "deal_mine": "deal {number}: {who} deals, face "
-                                                                              "up {card}; your cards: {cards}",
+            "deal": "deal {number}: {who} deals, face up {card}", "deal@me": "deal {number}: you deal, face up {card}",
+            "deal_mine": "deal {number}: {who} deals, face up {card}; your cards: {cards}",
+            "deal_mine@me": "deal {number}: you deal, face up {card}; your cards: {cards}",
             "drawn": "{who} draws {n}: {cards}", "drawn@me": "you draw {n}: {cards}",
-            "drawn_count": "{who} draws {n} (deck {deck})", "forgiven": "{line}; {n} forgiven: nothing left",
+            "drawn_count": "{who} draws {n} (deck {deck})", "drawn_count@me": "you draw {n} (deck {deck})", "forgiven": "{line}; {n} forgiven: nothing left",
             "reshuffle": "the table but its top card is shuffled into a new deck ({n})",
-            "pull": "{who} takes a card at random from {giver}", "pull_mine": "{who} takes {card} at random from {giver}",
+            "pull": "{who} takes a card at random from {giver}", "pull@to_me": "{who} takes a card at random from you",
+            "pull_mine": "{who} takes {card} at random from {giver}", "pull_mine@me": "you take {card} at random from {giver}",
+            "pull_mine@to_me": "{who} takes {card} at random from you",
             "deal_over": "deal {number} is over: {who} went out; points {points}; scores {scores}",
+            "deal_over@me": "deal {number} is over: you went out; points {points}; scores {scores}",
             "void": "deal {number} is void (T13: {reason}); {voids} in a row",
             "repetition": "a position seen again and again", "quiet": "too long without a card laid",
             "units": "too many turns",
-            "deal_line": "deal {number}, {who} dealt", "dealing": "{who} is to deal the next deal",
+            "deal_line": "deal {number}, {who} dealt", "deal_line@me": "deal {number}, you dealt",
+            "dealing": "{who} is to deal the next deal", "dealing@me": "you are to deal the next deal",
             "top": "on the table: {card} ({under} under it)", "top_queen": "on the table: {card}, {suit} named "
                                                                            "({under} under it)",
-            "naming": "{who} is to name the queen's suit", "six": "{who} must cover their own six",
-            "owes": "{who} owes the penalty: {n}", "owes_skip": "{who} loses the turn",
+            "naming": "{who} is to name the queen's suit", "naming@me": "you are to name the queen's suit",
+            "six": "{who} must cover their own six", "six@me": "you must cover your own six",
+            "owes": "{who} owes the penalty: {n}", "owes@me": "you owe the penalty: {n}",
+            "owes_skip": "{who} loses the turn", "owes_skip@me": "you lose the turn",
             "counts": "cards: {counts}", "scores": "scores: {scores}", "table_head": "by deal: {names}",
             "table_row": "  {number}) {scores}", "table_void": "  {number}) void", "payments": "to pay: {list}",
             "pays": "{who} → {to}",
@@ -55,28 +64,39 @@ class HundredText(GameText):
             "name": "{who} заказывает {suit}", "name@me": "вы заказываете {suit}",
             "draw": "{who} берёт карту из колоды", "draw@me": "вы берёте карту из колоды",
             "skip": "{who}: пас", "skip@me": "вы пасуете",
+            "lose_turn": "{who} пропускает ход", "lose_turn@me": "вы пропускаете ход",
             "take_penalty": "{who} берёт штраф: {n}", "take_penalty@me": "вы берёте штраф: {n}",
-            "skip": "{who} пропускает ход", "skip@me": "вы пропускаете ход",
             "give": "{who} отдаёт {card}", "give@me": "вы отдаёте {card}", "give_hidden": "{who} отдаёт карту",
             "deal_action": "{who} сдаёт", "deal_action@me": "вы сдаёте",
-            "deal": "сдача {number}: сдаёт {who}, открыта {card}",
+            "deal": "сдача {number}: сдаёт {who}, открыта {card}", "deal@me": "сдача {number}: сдаёте вы, открыта {card}",
             "deal_mine": "сдача {number}: сдаёт {who}, открыта {card}; ваши карты: {cards}",
+            "deal_mine@me": "сдача {number}: сдаёте вы, открыта {card}; ваши карты: {cards}",
             "drawn": "{who} берёт {n}: {cards}", "drawn@me": "вы берёте {n}: {cards}",
-            "drawn_count": "{who} берёт {n} (в колоде {deck})", "forgiven": "{line}; прощено {n}: брать нечего",
+            "drawn_count": "{who} берёт {n} (в колоде {deck})", "drawn_count@me": "вы берёте {n} (в колоде {deck})", "forgiven": "{line}; прощено {n}: брать нечего",
             "reshuffle": "стол, кроме верхней карты, перетасован в новую колоду ({n})",
-            "pull": "{who} тянет наугад карту у {giver}", "pull_mine": "{who} тянет наугад {card} у {giver}",
+            "pull": "{who} тянет наугад карту у {giver}", "pull@to_me": "{who} тянет наугад карту у вас",
+            "pull_mine": "{who} тянет наугад {card} у {giver}", "pull_mine@me": "вы тянете наугад {card} у {giver}",
+            "pull_mine@to_me": "{who} тянет наугад {card} у вас",
             "deal_over": "сдача {number} окончена, вышел {who}; очки {points}; счёт {scores}",
+            "deal_over@me": "сдача {number} окончена, вышли вы; очки {points}; счёт {scores}",
             "void": "сдача {number} не засчитана (T13: {reason}); подряд: {voids}",
             "repetition": "позиция повторяется", "quiet": "слишком долго никто не кроет", "units": "слишком много ходов",
-            "deal_line": "сдача {number}, сдавал {who}", "dealing": "следующую сдаёт {who}",
+            "deal_line": "сдача {number}, сдавал {who}", "deal_line@me": "сдача {number}, сдавали вы",
+            "dealing": "следующую сдаёт {who}", "dealing@me": "следующую сдаёте вы",
             "top": "на столе: {card} (под ней {under})", "top_queen": "на столе: {card}, заказ {suit} (под ней {under})",
-            "naming": "{who} заказывает масть дамы", "six": "{who} кроет свою шестёрку",
-            "owes": "{who} должен взять штраф: {n}", "owes_skip": "{who} пропускает ход",
+            "naming": "{who} заказывает масть дамы", "naming@me": "вы заказываете масть дамы",
+            "six": "{who} кроет свою шестёрку", "six@me": "вы кроете свою шестёрку",
+            "owes": "{who} должен взять штраф: {n}", "owes@me": "вы должны взять штраф: {n}",
+            "owes_skip": "{who} пропускает ход", "owes_skip@me": "вы пропускаете ход",
             "counts": "карт: {counts}", "scores": "счёт: {scores}", "table_head": "по сдачам: {names}",
             "table_row": "  {number}) {scores}", "table_void": "  {number}) не засчитана", "payments": "платят: {list}",
             "pays": "{who} → {to}",
         },
     }
+    ZONES = {**GameText.ZONES,
+             "table": {"ru": "стол", "en": "table", "look": "fan"},
+             "gathered": {"ru": "собранные карты", "en": "gathered cards", "look": "fan"}}
+    SHORT = {"c": "cover", "q": "queen", "n": "name", "d": "draw", "s": "skip", "t": "take_penalty"}
     #: a deal is over, a deal is dealt
     REDRAW = frozenset({"deal_over", "deal", "void"})
 
@@ -91,7 +111,7 @@ class HundredText(GameText):
             return w(say, "name", seat, who=who, suit=suit)
         if kind == "take_penalty":
             n = action.get("count")
-            return w(say, "take_penalty" if n else "skip", seat, who=who, n=n)
+            return w(say, "take_penalty" if n else "lose_turn", seat, who=who, n=n)
         if kind == "give":
             return w(say, "give" if action.get("card") else "give_hidden", seat, who=who, card=c)
         if kind == "deal":
@@ -104,7 +124,7 @@ class HundredText(GameText):
         w, kind, seat = self.word, e.get("type"), e.get("seat")
         if kind == "deal":
             key = "deal_mine" if e.get("cards") else "deal"
-            return w(say, key, number=e.get("number"), who=say.who(e.get("dealer")), card=card(e.get("card")),
+            return w(say, key, e.get("dealer"), number=e.get("number"), who=say.who(e.get("dealer")), card=card(e.get("card")),
                      cards=cards(e.get("cards")))
         if kind == "draw":
             if e.get("cards"):
@@ -116,9 +136,9 @@ class HundredText(GameText):
             return w(say, "reshuffle", n=e.get("count"))
         if kind == "pull":
             key = "pull_mine" if e.get("cards") else "pull"
-            return w(say, key, who=say.who(seat), giver=say.who(e.get("from")), card=card((e.get("cards") or [None])[0]))
+            return w(say, key, seat, e.get("from"), who=say.who(seat), giver=say.who(e.get("from")), card=card((e.get("cards") or [None])[0]))
         if kind == "deal_over":
-            return w(say, "deal_over", number=e.get("number"), who=say.who(e.get("winner")),
+            return w(say, "deal_over", e.get("winner"), number=e.get("number"), who=say.who(e.get("winner")),
                      points=" · ".join(_signed(p) for p in e.get("points") or []),
                      scores=" · ".join(str(s) for s in e.get("scores") or []))
         if kind == "void":
@@ -129,23 +149,23 @@ class HundredText(GameText):
 
     def board(self, say: Say, view: dict) -> list[str]:
         w = self.word
-        lines = [w(say, "deal_line", number=view.get("deal"), who=say.who(view.get("dealer")))]
+        lines = [w(say, "deal_line", view.get("dealer"), number=view.get("deal"), who=say.who(view.get("dealer")))]
         table = view.get("table") or []
         if view.get("dealing"):
-            lines.append(w(say, "dealing", who=say.who(view.get("turn"))))
+            lines.append(w(say, "dealing", view.get("turn"), who=say.who(view.get("turn"))))
         elif table:
             key = "top_queen" if view.get("suit") else "top"
             lines.append(w(say, key, card=card(table[-1]), suit=card(view.get("suit")), under=len(table) - 1))
         turn = say.who(view.get("turn"))
         penalty = view.get("penalty")
         if view.get("naming"):
-            lines.append(w(say, "naming", who=turn))
+            lines.append(w(say, "naming", view.get("turn"), who=turn))
         elif view.get("six"):
             lines.append(w(say, "six", view.get("turn"), who=turn))
         if penalty:
             who = say.who(penalty.get("seat"))
-            lines.append(w(say, "owes", who=who, n=penalty["count"]) if penalty.get("count")
-                         else w(say, "owes_skip", who=who))
+            lines.append(w(say, "owes", penalty.get("seat"), who=who, n=penalty["count"]) if penalty.get("count")
+                         else w(say, "owes_skip", penalty.get("seat"), who=who))
         hands = view.get("hands") or []
         lines.append(w(say, "counts", counts=", ".join(f"{say.who(s)} {n}" for s, n in enumerate(hands))))
         scores = view.get("scores") or []
@@ -167,6 +187,10 @@ class HundredText(GameText):
 
     def turn(self, view: dict) -> list[int]:
         return list(view.get("to_act") or [])
+
+    def hand_order(self, view: dict, hand: list[str]) -> list[str]:
+        # by suit, then by rank: what covers the top card shows at a glance (H3)
+        return sorted(hand, key=lambda c: (_SUIT_ORDER.find(c[-1]), parse_rank(c[:-1])))
 
     def default_index(self, kind: str, name: str, view: dict | None) -> int | None:
         penalty = (view or {}).get("penalty")

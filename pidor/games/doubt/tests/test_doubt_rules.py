@@ -18,6 +18,7 @@ from pidor.engine.table import Table
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.replay import Replay
 from pidor.games.doubt.engine import PUBLIC, DoubtGame
+from pidor.games.doubt.text import TEXT
 from pidor.match import run_match
 
 C = parse_card
@@ -331,10 +332,11 @@ def test_B7_a_replay_from_one_seat_or_a_spectator_never_shows_a_card_laid_face_d
             assert seen <= public | (laid[s] if s is not None else set()), (s, seen - public)
             checked += 1
     auditor = Replay(log)  # all seats: the auditor sees every card
-    lines = [x for st in auditor.steps if st.board for x in auditor.board_lines(st.board) if " discard " in x]
+    discard = f" {TEXT.zone_name('ru', 'discard')} "  # (its row on the board: «отбой»)
+    lines = [x for st in auditor.steps if st.board for x in auditor.board_lines(st.board) if discard in x]
     assert lines and not any("▒" in x for x in lines)
     seat = Replay(log, seat=0)
-    assert any("▒" in x for st in seat.steps if st.board for x in seat.board_lines(st.board) if " discard " in x)
+    assert any("▒" in x for st in seat.steps if st.board for x in seat.board_lines(st.board) if discard in x)
     assert checked > 100
 
 
