@@ -29,13 +29,15 @@ def play_game(
     *,
     max_calls: int = 100_000,
     on_events: Callable[[list[Event]], None] | None = None,
+    started: Sequence[Event] = (),
 ) -> int:
     """Play the started game at ``table`` (a Table, or a Recorder to log it) to its end;
     returns the number of game actions. ``bots[seat]`` is the seat's policy;
-    ``on_events`` receives the events of every table call (for logs and statistics).
+    ``on_events`` receives the events of every table call (for logs and statistics);
+    ``started``: the events that started the game (the seats' knowledge begins with them).
     ``max_calls`` bounds the table calls, ticks included (a long game makes about
     12,000: six players who cheat, call and vote a lot, 52 cards)."""
-    driver = Driver(table, bots, rng, on_events)
+    driver = Driver(table, bots, rng, on_events, started=started)
     calls = 0
     while True:
         calls += driver.play(0.0, max_calls - calls)

@@ -36,6 +36,11 @@ __all__ = [
     "parse_cards",
     "card_code",
     "card_text",
+    "parse_rank",
+    "rank_code",
+    "rank_text",
+    "parse_suit",
+    "suit_code",
     "deck",
     "low_rank",
 ]
@@ -98,11 +103,43 @@ def parse_card(text: str) -> Card:
     return make_card(rank, suit)
 
 
+def parse_suit(text: str) -> int:
+    """A suit as typed: its letter (``s``, ``S``) or its sign (``♠``, ``♤``)."""
+    suit = _SUIT_ALIASES.get(text.strip().lower()) if isinstance(text, str) else None
+    if suit is None:
+        raise ValueError(f"not a suit: {text!r} (write it c, d, h, s or ♣ ♦ ♥ ♠)")
+    return suit
+
+
+def suit_code(suit: int) -> str:
+    """The suit's letter on the wire and in logs: ``c``, ``d``, ``h``, ``s``."""
+    return _SUIT_CODES[suit]
+
+
 def parse_cards(texts: Iterable[str] | str) -> list[Card]:
     """Parse several cards, given as a list or as one space-separated string."""
     if isinstance(texts, str):
         texts = texts.split()
     return [parse_card(t) for t in texts]
+
+
+def parse_rank(text: str) -> int:
+    """A rank as people write it (``K``, ``k``, ``10``, ``T``, Russian ``К``; ``Т`` is the ace)
+    -> 2..14; ``ValueError`` for anything else."""
+    rank = _RANK_ALIASES.get(text.strip().upper()) if type(text) is str and len(text) <= 4 else None
+    if rank is None:
+        raise ValueError(f"not a rank: {text!r} (write it like 'K', '10' or 'T')")
+    return rank
+
+
+def rank_code(rank: int) -> str:
+    """The one-character ASCII form of a rank 2..14 on the wire and in logs: ``T``, ``K``, ``6``."""
+    return _RANK_CODES[rank]
+
+
+def rank_text(rank: int) -> str:
+    """The form shown to people: ``10``, ``K``."""
+    return _RANK_TEXT[rank]
 
 
 def card_code(card: Card) -> str:
@@ -115,17 +152,21 @@ def card_text(card: Card) -> str:
     return _RANK_TEXT[rank_of(card)] + _SUIT_SYMBOLS[suit_of(card)]
 
 
+#: The decks there are: their size -> their lowest rank.
+_LOW_RANKS = {52: 2, 36: 6, 24: 9}
+
+
 def low_rank(deck_size: int) -> int:
-    """The lowest rank of a deck: 2 in the 52-card deck, 6 in the 36-card deck."""
-    if deck_size == 52:
-        return 2
-    if deck_size == 36:
-        return 6
-    raise ValueError(f"a deck has 36 or 52 cards, not {deck_size}")
+    """The lowest rank of a deck: 2 in the 52-card deck, 6 in the 36-card deck, 9 in the
+    24-card deck."""
+    low = _LOW_RANKS.get(deck_size)
+    if low is None:
+        raise ValueError(f"a deck has 24, 36 or 52 cards, not {deck_size}")
+    return low
 
 
 def deck(size: int) -> list[Card]:
-    """All cards of a 36- or 52-card deck, in a fixed order (suit by suit, low to high)."""
+    """All cards of a 24-, 36- or 52-card deck, in a fixed order (suit by suit, low to high)."""
     low = low_rank(size)
     return [suit * 13 + rank - 2 for suit in SUITS for rank in range(low, ACE + 1)]  # (make_card's)
 

@@ -18,8 +18,9 @@ COMMANDS = {
                   "Rank entrants from game logs and match results files."),
     "replay": ("pidor.gamelog.commands", "replay", "Show a logged game as text, action by action."),
     "verify": ("pidor.gamelog.commands", "verify", "Verify game logs: hash chain, deal, every consequence."),
-    "export": ("pidor.gamelog.commands", "export", "Export a game log as JSON Lines."),
+    "export": ("pidor.gamelog.commands", "export", "Export game logs: JSON Lines, rows of results (csv), text."),
     "conform": ("pidor.conform", "conform", "Check a bot in any language against the protocol."),
+    "bridge": ("pidor.stdio.bridge", "bridge", "Play a local bot (stdio: or py:) at a server until stopped."),
     "games": ("pidor.games.command", "games", "List the games, their options and clocks, and who plays them."),
 }
 
@@ -70,7 +71,8 @@ def main() -> None:
     Bot-vs-bot matches:     pidor match --game pidor --players 4 --games 100
     Audit a game log:       pidor verify LOG...   /   pidor replay LOG
     Rank from logs:         pidor standings DIR...
-    Check your own bot:     pidor conform python my_bot.py
+    Check your own bot:     pidor conform "stdio:python3 my_bot.py"
+    Your bot at a server:   pidor bridge --server HOST:PORT --create game=pidor -- python3 my_bot.py
     """
 
 

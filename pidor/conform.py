@@ -42,12 +42,13 @@ from .conform_checks import CHECKS, Result, run_checks
 from .conform_relay import Record, Relay
 from .engine.table import TABLE_DEFAULTS
 from .games import GAME_IDS, game_class, spec
-from .match.launch import Stderr, check_command, launch, telling_lines
+from .match.launch import Stderr, check_command, launch, literal, telling_lines
 from .server.app import Server
 from .server.runner import TableRunner
 from .server.seating import server_options
 from .server.store import Store
 from .server.testing import Client, connect
+from .stdio import PREFIX, bridge_command
 
 __all__ = ["Scenario", "SCENARIOS", "run_conform", "conform"]
 
@@ -259,11 +260,15 @@ async def run_conform(command: list[str], checks: list[str], *, budget: float, t
     return run_checks(checks, scenarios, budget), ordered
 
 
-def _split(command: tuple[str, ...]) -> list[str]:
-    """One argument with spaces is a whole command line (shell-like quoting)."""
+def _split(command: tuple[str, ...]) -> tuple[list[str], bool]:
+    """The command line, and whether it is a ``stdio:`` bot's (``stdio:`` before its first
+    word). One argument with spaces is a whole command line (shell-like quoting)."""
+    stdio = command[0].startswith(PREFIX)
+    if stdio:
+        command = tuple(a for a in (command[0][len(PREFIX):], *command[1:]) if a)
     if len(command) == 1 and " " in command[0].strip():
-        return shlex.split(command[0])
-    return list(command)
+        return shlex.split(command[0]), stdio
+    return list(command), stdio
 
 
 def _stderr_of(results: list[Result], records: list[Record]) -> dict[tuple[str, ...], list[str]]:
@@ -315,10 +320,12 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
     PIDOR_TOKEN in its environment ({host} {port} {table} {seat} {token} in COMMAND
     are replaced too). Its hello with the token puts it at its seat (no join); it
     plays one game, which the kit's seat 0 starts. A bot that plays matches passes
-    here, and the other way round. Examples:
+    here, and the other way round. A stdio: bot (protocol/STDIO.md) is checked as it
+    plays at a server: through pidor bridge. Examples:
       pidor conform python clients/python/random_bot.py
       pidor conform -- node clients/js/random_bot.js --games 0
       pidor conform "clients/c/random_bot --games 0"
+      pidor conform "stdio:python3 clients/stdio/bot.py"
 
     \b
     Checks: handshake; acting only on its own turn with the state guard (seq, once per
@@ -330,9 +337,13 @@ def conform(command, checks, budget, timeout, jobs, seed, as_json) -> None:
     status: 0 when every check passes, 1 when one fails, 2 for a command that cannot
     be run.
     """
-    argv = _split(command)
+    argv, stdio = _split(command)
+    if not argv:
+        raise click.UsageError("give the bot's command, e.g. pidor conform \"stdio:python3 my_bot.py\"")
     if shutil.which(argv[0]) is None:
         raise click.UsageError(f"cannot run {argv[0]!r}: no such program (or not executable)")
+    if stdio:  # (it plays through pidor bridge, as at a match's server)
+        argv = [literal(a) for a in bridge_command(argv)]
     try:
         check_command(tuple(argv))
     except ValueError as e:

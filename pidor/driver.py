@@ -47,6 +47,7 @@ from .bots.policy import Observation, Policy
 from .engine.game import Action, ActionError, Event, Game, project
 from .engine.seeds import Rng
 from .engine.table import Court, Table, Window
+from .games import spec
 
 __all__ = ["Driver", "DrivenTable", "TableSeat", "WireActions"]
 
@@ -171,7 +172,7 @@ class TableSeat(Observation):
 
     __slots__ = ("_table", "knowledge", "_public", "_honest", "_on_turn")
 
-    def __init__(self, table: DrivenTable, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge) -> None:
+    def __init__(self, table: DrivenTable, seat: int, rules: dict, knowledge: Knowledge, public: Knowledge | None) -> None:
         super().__init__(seat, rules)
         self._table = table
         self.knowledge = knowledge
@@ -192,6 +193,9 @@ class TableSeat(Observation):
     @property
     def events(self) -> list[dict]:
         return self.knowledge.events()
+
+    def events_from(self, start: int) -> list[dict]:
+        return self.knowledge.events(start)
 
     @property
     def honest(self) -> WireActions:
@@ -242,10 +246,11 @@ class TableSeat(Observation):
         for every seat: which rules an action visibly broke depends on the public state and
         the action only (no rule looks at a hidden card, :mod:`pidor.bots.observe`), so the
         seat's own knowledge would answer the same (tested), and one belief is played
-        instead of one per calling seat. Any other action, on the seat's own knowledge (it
-        also knows which cards the seat's hands can hold)."""
+        instead of one per calling seat. Any other action, and every action in a game whose
+        rules can be broken out of sight (``Rule.hidden``: there ``public`` is ``None``), on
+        the seat's own knowledge (it also knows which cards the seat's hands can hold)."""
         w = self._table.window
-        if w is not None and w.seat == seat and w.action == action:
+        if self._public is not None and w is not None and w.seat == seat and w.action == action:
             return self._public.visible_violations(seat, action)
         return self.knowledge.visible_violations(seat, action)
 
@@ -261,7 +266,9 @@ class Driver:
     once moves first (durak, D3): the same seeds give the same game (T10). ``on_events``
     receives the events of every table call the driver makes (the server's table emits
     them itself); ``actions`` counts the game actions; ``refused`` the policies' actions
-    refused (by the table, or a stand-in's that is not an honest option)."""
+    refused (by the table, or a stand-in's that is not an honest option). ``started``: the
+    events that started the table's game, when it has started already (the seats'
+    events begin with them)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
                  "public", "_listeners", "_local", "_calling", "_silent")
@@ -274,6 +281,7 @@ class Driver:
         on_events: Callable[[list[Event]], None] | None = None,
         *,
         watch: bool = True,
+        started: Sequence[Event] = (),
     ) -> None:
         self.table = table
         self.policies = policies
@@ -285,7 +293,9 @@ class Driver:
         rules = table.options
         self._log: list[Event] = []  # the game's events, shared by every seat's knowledge
         self.public = Knowledge(None, rules, self._log)  # what every seat sees (spectator events)
-        self.seats = [TableSeat(table, s, rules, Knowledge(s, rules, self._log), self.public)
+        # (a rule broken out of sight, Rule.hidden: each seat judges by what it knows itself)
+        shared = None if spec(rules["game"]).hidden_rules else self.public
+        self.seats = [TableSeat(table, s, rules, Knowledge(s, rules, self._log), shared)
                       for s in range(rules["players"])]
         # The seats whose policies listen to events (``observe``): fixed for a list of
         # policies, looked up at every batch when the seats may change hands (the server).
@@ -296,7 +306,7 @@ class Driver:
         self._silent = (self._listeners is not None
                         and not any(p is None or p.may_call() for p in policies))
         if table.game is not None:
-            self._restart([])
+            self._restart(list(started))
 
     def observation(self, seat: int) -> Observation:
         """The seat's observation now (its honest options computed afresh)."""

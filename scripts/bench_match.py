@@ -16,6 +16,12 @@ the house's default game, «пидор»)
   bytes per game each way (counted by the bots, which the
   runner stops with SIGTERM at the end: ``random_bot.py --stats``).
 
+* four ``stdio:`` Python bots (``clients/stdio/bot.py --never-call``: a random honest
+  option, in-process with the runner's host, protocol/STDIO.md) against four Python SDK
+  bots (as above), both at ``--concurrency 4``, interleaved ``--repeat`` times (``--part
+  stdio``; issue 26: a stdio bot that answers at once must cost the match no more than an
+  SDK bot over TCP).
+
 ``--bots c`` plays the C sample bot (``make -C clients/c``) instead of the Python one: its
 CPU is a few ms a game, so the figure is then the ceiling the runner's own process sets
 (one core: the local server is one process). It prints no traffic.
@@ -29,6 +35,7 @@ CPU-second of ``--concurrency 2`` over those of ``1``, times two), ``load`` the 
 average when the run began.
 
     .venv/bin/python scripts/bench_match.py [--games 400] [--external-games 200] [--part external] [--json]
+    .venv/bin/python scripts/bench_match.py --part stdio [--stdio-games 60] [--repeat 3] [--json]
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import json
 import os
 import re
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -56,6 +64,8 @@ BOTS = {
     "python": f"cmd:{sys.executable} {ROOT / 'clients/python/random_bot.py'} --games 0 --seed {{seat}} --stats",
     "c": f"cmd:{ROOT / 'clients/c/random_bot'} --games 0 --seed {{seat}}",
 }
+#: The stdio: bot set against the SDK's: answers at once, never calls (as the SDK sample).
+STDIO = f"stdio:{sys.executable} {ROOT / 'clients/stdio/bot.py'} --never-call"
 TRAFFIC = re.compile(r"traffic: received (\d+) frames \((\d+) bytes\), sent (\d+) frames \((\d+) bytes\)")
 
 
@@ -112,6 +122,22 @@ def external(game: str, games: int, concurrency: int, bots: str = "python") -> d
         return measure(game, games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err)
 
 
+def stdio_vs_sdk(game: str, games: int, repeat: int) -> dict:
+    """Four stdio: bots, then four SDK bots, ``repeat`` times in turn, at concurrency 4:
+    every run, and the medians' ratios (stdio over SDK: above 1, stdio is faster)."""
+    runs: dict[str, list[dict]] = {"stdio": [], "sdk": []}
+    for _ in range(repeat):
+        with tempfile.TemporaryDirectory() as err:
+            runs["stdio"].append(measure(game, games, specs=[STDIO] * 4, concurrency=4, stderr_dir=err))
+        runs["sdk"].append(external(game, games, 4))
+    out: dict = {"games": games, "repeat": repeat, "runs": runs}
+    for key in ("games_per_s", "games_per_cpu_s"):
+        medians = {kind: statistics.median(m[key] for m in ms) for kind, ms in runs.items()}
+        out[f"median_{key}"] = medians
+        out[f"stdio_over_sdk_{key}"] = round(medians["stdio"] / medians["sdk"], 2)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=GAME_IDS, default=TABLE_DEFAULTS["game"],
@@ -119,26 +145,31 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="in-process games per measurement")
     ap.add_argument("--external-games", type=int, default=200,
                     help="games with external bots at concurrency 4 (half as many at concurrency 1)")
-    ap.add_argument("--part", choices=["inprocess", "external"],
-                    help="measure only this part (default: both, and the overhead per external game)")
+    ap.add_argument("--part", choices=["inprocess", "external", "stdio"],
+                    help="measure only this part (default: in-process and external, and the overhead per external "
+                         "game; stdio: stdio: bots against SDK bots, interleaved)")
+    ap.add_argument("--stdio-games", type=int, default=60, help="games per run of --part stdio")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each kind in --part stdio, interleaved")
     ap.add_argument("--bots", choices=sorted(BOTS), default="python",
                     help="the external bots: the Python SDK sample bot (default) or the C one (built first: "
                          "make -C clients/c)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
-    if args.games < 1 or args.external_games < 2:
-        ap.error("--games must be at least 1 and --external-games at least 2")
+    if args.games < 1 or args.external_games < 2 or args.stdio_games < 1 or args.repeat < 1:
+        ap.error("--games, --stdio-games and --repeat must be at least 1 and --external-games at least 2")
     if args.bots == "c" and not (ROOT / "clients/c/random_bot").exists():
         ap.error("the C bot is not built: make -C clients/c")
     out: dict = {"players": 4, "game": args.game, "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
                  "bots": args.bots}
     run_match(args.game, 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
-    if args.part != "external":
+    if args.part == "stdio":
+        out["stdio_vs_sdk"] = stdio_vs_sdk(args.game, args.stdio_games, args.repeat)
+    elif args.part != "external":
         out["inprocess_c1"] = c1 = measure(args.game, args.games)
         out["inprocess_c2"] = c2 = measure(args.game, args.games, concurrency=2)
         out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
         out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
-    if args.part != "inprocess":
+    if args.part not in ("inprocess", "stdio"):
         out["external_c4"] = external(args.game, args.external_games, 4, args.bots)
         out["external_c1"] = e1 = external(args.game, args.external_games // 2, 1, args.bots)
     if args.part is None:
@@ -169,6 +200,16 @@ def main() -> None:
             t = m["traffic_per_game"]
             print(f"  per game: {t['frames_to_bots']} frames ({t['bytes_to_bots']} bytes) to the bots, "
                   f"{t['frames_from_bots']} frames ({t['bytes_from_bots']} bytes) from them")
+    if "stdio_vs_sdk" in out:
+        v = out["stdio_vs_sdk"]
+        for kind, label in (("stdio", "4 stdio: Python bots"), ("sdk", "4 SDK Python bots (cmd:)")):
+            runs = v["runs"][kind]
+            print(f"{label}, concurrency 4, {v['games']} games a run: "
+                  + "; ".join(f"{m['games_per_s']} games/s, {m['games_per_cpu_s']} per CPU-second (CPU ms per game: "
+                              f"runner {m['cpu_ms_per_game']['runner']}, bots {m['cpu_ms_per_game']['children']})"
+                              for m in runs))
+        print(f"stdio over SDK (medians): ×{v['stdio_over_sdk_games_per_s']} games/s by the wall clock, "
+              f"×{v['stdio_over_sdk_games_per_cpu_s']} per CPU-second")
     if "speedup_c2" in out:
         print(f"concurrency 2 over 1: ×{out['speedup_c2']} by the wall clock, ×{out['cpu_speedup_c2']} on two free "
               "cores (by CPU time)")

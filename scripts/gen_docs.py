@@ -320,7 +320,7 @@ def option_rows(options: tuple[Option, ...]) -> list[list[str]]:
 
 
 #: An argument of each type as an action's example shows it.
-EXAMPLE = {"seat": 1, "card": "Th", "index": 0, "cards": ["9d", "9h"]}
+EXAMPLE = {"seat": 1, "card": "Th", "index": 0, "cards": ["9d", "9h"], "rank": "Q", "suit": "h"}
 #: What a result field of each kind holds (``ResultField.kind``).
 RESULT_KINDS = {"title": "a flag about the loser", "seats": "a list of seats", "scores": "a number per seat",
                 "letters": "a string per seat"}

@@ -119,8 +119,8 @@ def fuzzed_action(rng: random.Random):
     action = {"type": kind}
     for name, what in ACTIONS.get(kind, ()) if isinstance(kind, str) else ():
         if rng.random() < 0.8:
-            action[name] = (random_card(rng) if what == "card" else rng.randint(-1, 6)) if rng.random() < 0.6 \
-                else random_value(rng)
+            action[name] = (random_card(rng) if what == "card" else rng.choice("cdhsx") if what == "suit"
+                            else rng.randint(-1, 6)) if rng.random() < 0.6 else random_value(rng)
     if rng.random() < 0.2:
         action[random_text(rng, 6)] = random_value(rng)
     return action

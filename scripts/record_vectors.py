@@ -57,8 +57,17 @@ def table_options(s: GameSpec, variant: dict) -> dict:
 
 
 def variant_name(variant: dict) -> str:
-    """``{"players": 4, "teams": "2x2"}`` -> ``2x2``; ``{"hard": True}`` -> ``hard``."""
-    return "-".join(k if type(v) is bool else str(v) for k, v in variant.items() if k != "players")
+    """``{"players": 4, "teams": "2x2"}`` -> ``2x2``; ``{"hard": True}`` -> ``hard``;
+    ``{"reserve": 2}`` -> ``reserve2``; ``{"pass_card": ["6h", "Qs"]}`` -> ``pass_card-6h+Qs``."""
+    def part(k: str, v) -> str:
+        if type(v) is bool:
+            return k
+        if isinstance(v, int):
+            return f"{k}{v}"
+        if isinstance(v, (list, tuple)):
+            return f"{k}-{'+'.join(map(str, v))}"
+        return str(v)
+    return "-".join(part(k, v) for k, v in variant.items() if k != "players")
 
 
 def sessions() -> dict[str, dict]:

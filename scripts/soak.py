@@ -66,7 +66,7 @@ from server_load import (Seat, Stats, cpu_seconds, free_port, latency_ms, rss_ki
 
 from pidor import wire  # server_load put the repository on sys.path
 from pidor.engine.table import TABLE_DEFAULTS
-from pidor.games import GAME_IDS
+from pidor.games import GAME_IDS, spec
 from pidor.server.testing import Client
 
 #: The lists phase's goal: the normal tables' act round trip p99 (ms) under the flood.
@@ -142,9 +142,11 @@ def game_address(k: int) -> str:
 
 
 def game_setup(k: int) -> tuple[str, int]:
-    """Game ``k``'s game and seat count: every game in turn, 2 to 4 seats (every game
-    takes those)."""
-    return GAME_IDS[k % len(GAME_IDS)], 2 + (k // len(GAME_IDS)) % 3
+    """Game ``k``'s game and seat count: every game in turn, 2 to 4 seats in turn (those of
+    them the game takes; a game that takes none: its fewest)."""
+    game = GAME_IDS[k % len(GAME_IDS)]
+    counts = [n for n in (2, 3, 4) if n in spec(game).players] or [min(spec(game).players)]
+    return game, counts[(k // len(GAME_IDS)) % len(counts)]
 
 
 async def one_game(port: int, k: int, token: str | None, stats: Stats) -> str:

@@ -16,6 +16,11 @@ from pidor.engine.table import Table
 from pidor.games import GAME_IDS, spec
 
 
+def deck_near(game: str, wanted: int) -> int:
+    """The deck ``game`` plays nearest in size to ``wanted``."""
+    return min(spec(game).decks, key=lambda n: (abs(n - wanted), n))
+
+
 def pidor_deck(opens: str, draws: str = "", size: int = 52) -> list[int]:
     """A «пидор» deck order (top first) with the given open cards (one per seat, seat 0
     first) and the given first draws; closed cards and the rest come from the unused cards
@@ -100,15 +105,23 @@ def old_database(path, *statements: str):
     return path
 
 
+def players_of(game: str, wanted: int = 3) -> int:
+    """The player count ``game`` allows nearest ``wanted`` (the fewer of two as near): a
+    test written for a table of three plays a game of two with two."""
+    return min(spec(game).players, key=lambda n: abs(n - wanted))
+
+
 def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]]:
     """``(id, table options)`` of every game (``GAME_IDS``) in its defaults with each deck
     it allows, then in each variant its spec names (``GameSpec.variants``); each with the
-    first of ``players`` that it allows, unless the variant sets its own."""
+    first of ``players`` that it allows (a game that allows none of them: the count it
+    allows nearest the first), unless the variant sets its own."""
     out = []
     for game in GAME_IDS:
         s = spec(game)
+        wanted = players if set(players) & set(s.players) else (players_of(game, players[0]),)
         for change in [{"deck": d} for d in s.decks] + list(s.variants):
-            for n in ([change["players"]] if "players" in change else players):
+            for n in ([change["players"]] if "players" in change else wanted):
                 try:
                     options = s.engine.options({"players": n, **change})
                 except ValueError:

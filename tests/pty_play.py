@@ -110,8 +110,9 @@ _HAND = re.compile(r"(?:your hand|ваша рука): ([^\n]*)\n")
 class Person:
     """Plays the game on ``term`` to its end; ``typed`` lists every command sent."""
 
-    def __init__(self, term: Terminal, *, call_after: int = 3) -> None:
+    def __init__(self, term: Terminal, *, call_after: int = 3, sets: bool = False) -> None:
         self.term = term
+        self.sets = sets  # the game has sets to discard, named by rank (махлёж: a set that is not one)
         self.typed: list[tuple[str, str]] = []  # (kind, keys): move, cheat, call, vote
         self.call_after = call_after  # call in the window after this many own moves
         self.courts = 0
@@ -172,7 +173,7 @@ class Person:
     def _turn(self, block: str, before: str) -> None:
         options = re.findall(r"  \d+\) ([^\n]*)\n", block)
         if self.count("cheat") == 0 and self.count("move") >= 1:
-            cheat = self._cheat(options, before)
+            cheat = self._cheat(options, before, self.sets) or self._other_place(options)
             if cheat:
                 self.type("cheat", cheat + "\r")
                 return
@@ -180,10 +181,13 @@ class Person:
             self.type("move", "1\r")
 
     @staticmethod
-    def _cheat(options: list[str], before: str) -> str | None:
+    def _cheat(options: list[str], before: str, sets: bool = False) -> str | None:
         """A dishonest action of the kind a hand does at a real table: «пидор»'s провтык
-        (keep a drawn card that fits: P5b/P5c); in durak, cover with a card that does not
-        beat, or throw in a rank that is not on the table (D3, D4)."""
+        (keep a drawn card that fits: P5b/P5c); where sets are discarded by rank, four cards of
+        two ranks named as a set (B5f); in any game, the first option that plays a card, played
+        with a card of the hand that no option offers (durak: cover with a card that does not
+        beat, throw in a rank that is not on the table, D3, D4; «сто одно»: cover with a card of
+        another suit and rank, H7c); else :meth:`_other_place`."""
         kinds = {o.split()[0] for o in options}
         if kinds and kinds <= {"lay", "move"} and "lay" in kinds:
             return "keep"
@@ -191,13 +195,30 @@ class Person:
         if not hands:
             return None
         hand = hands[-1].split()
+        if sets:
+            ranks = {c[:-1] for c in hand}
+            if len(hand) > 4 and len(ranks) > 1:
+                first = hand[0][:-1]
+                four = [hand[0]] + [c for c in hand if c[:-1] != first][:1] + [c for c in hand[1:] if c[:-1] == first][:2]
+                four += [c for c in hand if c not in four][:4 - len(four)]
+                return f"discard {first} {' '.join(four)}"
+            return None
         named = {w for o in options for w in o.split()[1:2]}
         spare = [c for c in hand if c not in named]
         if not spare:
             return None
-        covers = [o.split() for o in options if o.startswith("cover ")]
-        if covers:
-            return f"cover {spare[0]} {covers[0][2]}"
-        if "attack" in kinds and "bito" in kinds:
-            return f"attack {spare[0]}"
+        for option in options:
+            kind, *args = option.split(" — ")[0].split()
+            if args and args[0] in hand:  # it plays a card of the hand
+                return " ".join([kind, spare[0], *args[1:]])
         return None
+
+    @staticmethod
+    def _other_place(options: list[str]) -> str | None:
+        """Any game: where every option is one kind of action that ends in a place (a
+        number), the first option at the next place (a card taken from elsewhere than the
+        honest place, say)."""
+        words = [o.split(" — ")[0].split() for o in options]
+        if not words or len({w[0] for w in words}) != 1 or not all(w[-1].isdigit() for w in words):
+            return None
+        return " ".join(words[0][:-1] + [str(int(words[0][-1]) + 1)])

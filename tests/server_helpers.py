@@ -16,6 +16,8 @@ import trio
 import trio.testing
 
 from pidor import wire
+from pidor.engine.options import named
+from pidor.games import GAME_IDS, game_class
 from pidor.server.app import Server
 from pidor.server.limits import Limits
 from pidor.server.lobby import Lobby
@@ -75,13 +77,15 @@ class Audit:
 
     ``hidden_from`` counts every card in another hand as hidden, also one the seat saw
     go there in public (durak's «беру», a called card taken back by an undo); a card
-    already shown to this seat in this game may therefore be named again. The first
-    frame that shows a hidden card is the leak."""
+    already shown to this seat in this game may therefore be named again. A card the
+    table's options name (a проездной: ``named``, read off the table's info in the frames)
+    is a name, not a sighting. The first frame that shows a hidden card is the leak."""
 
     def __init__(self) -> None:
         self.frames = 0
         self.leaks: list[tuple] = []
         self.seen: dict[tuple, set] = {}
+        self.names: dict[int, set] = {}  # table -> the card codes its options name
         self.sent: dict[tuple, list[bytes]] = {}  # (table, seat) -> frames, in order
 
     def __call__(self, table: int, seat: int, frame: bytes, hidden: set) -> None:
@@ -91,9 +95,14 @@ class Audit:
         strings = strings_in(msg)
         if msg.get("type") == "event" and msg["event"]["type"] == "game_start":
             self.seen[table, seat] = set()
+        names = self.names.setdefault(table, set())
+        for info in (msg.get("info"), msg.get("table")):
+            options = info.get("options") if isinstance(info, dict) and info.get("id") == table else None
+            if isinstance(options, dict) and options.get("game") in GAME_IDS:
+                names |= named(options, game_class(options["game"]).OPTIONS)
         seen = self.seen.setdefault((table, seat), set())
-        shown = (strings & hidden) - seen
-        raw = {c for c in hidden - seen if b"\xa2" + c.encode() in frame}  # fixstr of length 2
+        shown = (strings & hidden) - seen - names
+        raw = {c for c in hidden - seen - names if b"\xa2" + c.encode() in frame}  # fixstr of length 2
         if shown or raw:
             self.leaks.append((table, seat, sorted(shown | raw), msg))
         seen |= strings - hidden

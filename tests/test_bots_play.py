@@ -83,3 +83,22 @@ def test_smoke_heuristic_beats_random_and_greedy():
 def test_smoke_ismcts_beats_random():
     r = run_match("podkidnoy", 2, 4, seed="smoke", specs=["builtin:ismcts:iterations=10", "builtin:random"])
     assert losses(r, 0) <= 1 < losses(r, 1)
+
+
+def test_ismcts_plays_out_the_seat_the_game_waits_on_where_several_may_act():
+    """Issue 22 §2: where two seats may act at once and the game waits on one of them
+    (``Game.obliged``), the search's playouts move that one (they knew one game's only)."""
+    from pidor.bots.ismcts import _turn
+    from pidor.engine.game import Game
+
+    class Both(Game):
+        def to_act(self) -> list[int]:
+            return [0, 1]
+
+        def obliged(self) -> list[int]:
+            return [1]
+
+        def honest_actions(self, seat: int) -> list[tuple]:
+            return [("go",)] if seat == 1 else []
+
+    assert _turn(Both()) == (1, [("go",)])

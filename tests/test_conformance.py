@@ -24,6 +24,7 @@ from pidor.autoplay import play_game
 from pidor.bots import RandomBot
 from pidor.cards import card_code, deck as full_deck
 from pidor.engine.game import ActionError, project
+from pidor.engine.options import Option, named
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.games import GAME_IDS, spec
@@ -58,6 +59,8 @@ def check_mark(table: Table) -> None:
 
 def check_views(table: Table, events: list[dict], undone: bool) -> None:
     game = table.game
+    # A card the table's options name (a проездной) may be named anywhere: a name is no sighting.
+    names = named(table.options, type(game).OPTIONS)
     for seat in range(game.players):
         hidden = game.hidden_from(seat)
         # Independent of hidden_from: other seats' hands and every prikup are hidden.
@@ -65,13 +68,23 @@ def check_views(table: Table, events: list[dict], undone: bool) -> None:
             kind, _, owner = name.partition(".")
             if (kind == "hand" and owner != str(seat)) or kind == "prikup":
                 assert {card_code(c) for c in zone} <= hidden, f"{name} not hidden from seat {seat}"
+        hidden = hidden - names
         leaked = strings_in(table.view(seat)) & hidden
         assert not leaked, f"view of seat {seat} shows hidden cards {leaked}"
         if not undone:
             for e in events:
                 leaked = strings_in(project(e, seat)) & hidden
                 assert not leaked, f"event {e['type']} shows seat {seat} hidden cards {leaked}"
-    assert not strings_in(table.view(None)) & game.hidden_from(None)
+    assert not strings_in(table.view(None)) & (game.hidden_from(None) - names)
+
+
+def test_a_card_the_options_name_is_public_as_a_name():
+    """``named``: the codes of ``cards`` options, which check_views lets a view name wherever
+    the card lies (a name is no sighting); the other options name none."""
+    declared = (Option("pass", [], "cards"), Option("deck", 36, "int", low=36, high=52), Option("x", None, "choice",
+                                                                                              choices=(None, "Qs")))
+    assert named({"pass": ["Qs", "6h"], "deck": 36, "x": "Qs"}, declared) == {"Qs", "6h"}
+    assert named({"deck": 36}, declared) == set()
 
 
 def _undone(data: dict) -> dict:

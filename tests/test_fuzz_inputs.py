@@ -32,6 +32,7 @@ from pidor.server.seating import server_options
 from pidor.server.spectators import MAX_WATCH_DELAY
 from pidor.server.testing import connect
 
+from helpers import players_of
 from server_helpers import seated_client, serve
 
 # ------------------------------------------------------------------ values
@@ -70,9 +71,9 @@ WIRE = nested(leaves(WIRE_INT, st.floats(allow_nan=False, allow_infinity=False))
 
 
 def play(game: str, steps: int):
-    """A 3-player game after ``steps`` honest actions (the first honest one of the first
-    seat that has one), for ``check`` to see more than the deal."""
-    g = game_class(game).new({"players": 3}, seed=b"fuzz")
+    """A game of three (or as near as it allows) after ``steps`` honest actions (the first
+    honest one of the first seat that has one), for ``check`` to see more than the deal."""
+    g = game_class(game).new({"players": players_of(game)}, seed=b"fuzz")
     for _ in range(steps):
         moves = [(s, a) for s in g.to_act() for a in g.honest_actions(s)[:1]]
         if not moves:
@@ -330,7 +331,8 @@ async def test_requests_with_any_field_values_get_documented_errors(game, hello,
     with server_errors() as errors:
         async with serve() as (server, port):
             await assert_hello_answered(port, hello)
-            host = await seated_client(port, "host", options={"game": game, "players": 3, "bots": 1})
+            n = players_of(game)  # (the host, the guest and a bot where the game seats three)
+            host = await seated_client(port, "host", options={"game": game, "players": n, "bots": n - 2})
             guest = await seated_client(port, "guest", table=host.table)
             assert (await host.request({"type": "start"}))["type"] == "ok"
             loner = await connect(port)

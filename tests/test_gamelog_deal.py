@@ -10,9 +10,10 @@ from pathlib import Path
 
 import msgpack
 import pytest
+from helpers import players_of
 
 from pidor.cards import card_code, deck as full_deck, parse_cards
-from pidor.games import GAME_IDS
+from pidor.games import GAME_IDS, spec
 from pidor.engine.seeds import Rng, shuffled
 from pidor.engine.table import Table
 from pidor.gamelog.deal import check_reveal, commitment, deal_key, deal_message
@@ -105,21 +106,32 @@ def test_T10_worked_example_bottle_and_the_engines_deal(example):
     assert t.view(None)["trump_card"] == "Ad"
 
 
-@pytest.mark.parametrize("game", GAME_IDS)
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if 36 in spec(g).decks])
 def test_T10_every_game_deals_round_the_table_from_the_top(example, game):
-    """LOGS.md section 3, step 5: seat s (of n) gets cards s, n + s, …, (k − 1)n + s of the
-    shuffled deck, the rest is the deck, top first; a trump card is the deck's last."""
+    """LOGS.md section 3, step 5: the j-th seat from where the deal starts (seat 0, or the
+    seat the game names) gets cards j, n + j, …, (k − 1)n + j of the shuffled deck, the rest
+    is the deck, top first; a trump card is the deck's last. A game with a dealer (its view
+    names him) deals from the seat after him, and his last card may lie face up on the table
+    («сто одно», H2)."""
     key, deck = hexbytes(example["key"]), example["deck"].split()
-    n = 4
+    n = players_of(game, 4)
     t = Table({"game": game, "players": n, "deck": 36})
     t.start(seed=key)
     zones = {name: [card_code(c) for c in cards] for name, cards in t.game.zones().items()}
-    k = (36 - len(zones["deck"])) // n
-    assert k * n + len(zones["deck"]) == 36 and k >= 3
-    assert zones["deck"] == deck[k * n:]
-    for s in range(n):
+    rest = zones.get("deck", [])  # (a game that deals the whole deck has none)
+    k = (36 - len(rest)) // n
+    assert k * n + len(rest) == 36 and k >= 3
+    assert rest == deck[k * n:]
+    start = next(s for s in range(n) for name, cards in zones.items() if name.endswith(f".{s}") and deck[0] in cards)
+    dealer = t.view(None).get("dealer")
+    for j in range(n):
+        s = (start + j) % n
         dealt = sorted(c for name, cards in zones.items() if name.endswith(f".{s}") for c in cards)
-        assert dealt == sorted(deck[s:k * n:n]), s
+        own = deck[j:k * n:n]
+        if s == dealer and len(dealt) < k:  # his last card, face up on the table
+            assert own[-1] == deck[k * n - 1] in zones["table"] and dealt == sorted(own[:-1])
+        else:
+            assert dealt == sorted(own), s
     assert t.view(None).get("trump_card", deck[-1]) == deck[-1]
 
 
@@ -173,3 +185,17 @@ def test_T10_the_stream_is_hmac_sha256_of_label_and_counter(key):
             expected.append(us[i] % n)
             i += 1
         assert [rng.below(n) for _ in range(8)] == expected
+
+
+def test_T15_a_later_shuffle_is_fisher_yates_on_the_stream_of_its_own_label():
+    """T15: a game of several deals shuffles each later deal (and each deck rebuilt from the
+    table) from the same key on a stream of its own label: Fisher–Yates as for the first deal
+    (section 3, step 5), its ``below`` drawn from ``Rng(key, label)``; the default label is ``deck``."""
+    key, cards = bytes(range(32)), full_deck(36)
+    rng = Rng(key, b"deal 2")
+    expected = list(cards)
+    for i in range(len(expected) - 1, 0, -1):
+        j = rng.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shuffled(cards, key, b"deal 2") == expected != shuffled(cards, key)
+    assert shuffled(cards, key, b"deck") == shuffled(cards, key)

@@ -19,6 +19,7 @@ import tracemalloc
 
 import msgpack
 import pytest
+from helpers import players_of
 
 from pidor.games import GAME_IDS
 from pidor.gamelog import verify as verify_module
@@ -60,8 +61,8 @@ def read_lazily(prefix: bytes, size: int, fill: bytes = b"a") -> tuple[LogFile, 
 def game_logs(tmp_path_factory) -> dict[str, bytes]:
     """A log of every game."""
     d = tmp_path_factory.mktemp("logs")
-    return {game: open(run_match(game, 3, 1, seed=f"hostile-{game}", logs=d / game,
-                                 specs=["builtin:random:cheat=0.2,attention=0.6"] * 3).logs[0], "rb").read()
+    return {game: open(run_match(game, players_of(game), 1, seed=f"hostile-{game}", logs=d / game,
+                                 specs=["builtin:random:cheat=0.2,attention=0.6"] * players_of(game)).logs[0], "rb").read()
             for game in GAME_IDS}
 
 

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
 from pidor.driver import Driver
+from pidor.engine.options import Option, logged
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.gamelog.commands import verify as verify_cmd
@@ -83,6 +84,25 @@ def test_logs_of_every_game_verify_with_cheats_calls_ties_and_payments(logs):
     assert outcomes == {"honest", "guilty", "clean", "tie"}
     assert {"false_call", "lost_vote", "convicted", "loser"} <= reasons
     assert {"payment", "give", "payment_due", "undo", "court", "vote"} <= kinds
+
+
+def test_a_quiet_option_at_its_default_is_left_out_of_the_header():
+    """An option a game gained after its logs were first written is named in a header only
+    when set (``Option.quiet``), so a game played without it logs as before."""
+    declared = (Option("old", False, "bool"), Option("new", False, "bool", quiet=True),
+                Option("cards", [], "cards", quiet=True))
+    assert logged({"game": "g", "old": False, "new": False, "cards": []}, declared) == {"game": "g", "old": False}
+    assert logged({"old": True, "new": True, "cards": ["Qs"]}, declared) == {"old": True, "new": True, "cards": ["Qs"]}
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_a_log_without_its_quiet_options_verifies_with_their_defaults(game, tmp_path):
+    quiet = [o.name for o in spec(game).options if o.quiet]
+    r = run_match(game, spec(game).players[0], 1, seed="quiet", specs=["builtin:random"] * spec(game).players[0],
+                  logs=tmp_path)
+    log = read_log(r.logs[0])
+    assert not set(quiet) & set(log.header["options"])
+    assert verify(log).ok
 
 
 def test_verify_changes_no_record_so_records_packed_alike_may_be_one_object(logs):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from string import Formatter
 
 import pytest
-from helpers import game_variants
+from helpers import game_variants, players_of
 
 from pidor.autoplay import play_game
 from pidor.bots import POLICIES, RandomBot, make_policy
@@ -35,6 +35,7 @@ from pidor.games import GAME_IDS, part, spec, text_of
 from pidor.games.spec import TABLE_EVENTS
 from pidor.games.text import GameText
 from pidor.match import run_match
+from pidor.play.commands import TABLE_WORDS
 
 CHEATY = "builtin:random:cheat=0.3,attention=0.6,false_call=0.05,acquit=0.2"
 VARIANTS = game_variants()
@@ -68,6 +69,15 @@ def test_every_folder_declares_a_whole_spec(game):
     for f in s.results:
         assert f.kind in ("title", "seats", "scores", "letters") and {"ru", "en"} <= set(f.help)
     assert not set(s.events) & set(TABLE_EVENTS) - {"out", "give"}, "a game's event may not take a table event's name"
+    assert not set(engine.ACTIONS) & TABLE_WORDS, "a game's action may not take a word pidor play keeps for the table"
+
+
+def test_the_suite_seats_every_game_whatever_players_it_takes():
+    """A game that takes none of the player counts a test asks for (a game of two, of four
+    only) is played with the count it takes nearest: the suite leaves no game out."""
+    assert {options["game"] for _, options in game_variants(players=(7,))} == set(GAME_IDS)
+    for game in GAME_IDS:
+        assert players_of(game, 7) == max(spec(game).players) and players_of(game, 1) == min(spec(game).players)
 
 
 @pytest.mark.parametrize("game", GAME_IDS)

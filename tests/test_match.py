@@ -8,7 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from pidor.cards import card_code
+from pidor.cards import deck as full_deck
 from pidor.gamelog.reader import read_log
+from pidor.games import GAME_IDS, spec
 from pidor.gamelog.verify import verify
 from pidor.match import run_match
 from pidor.match.command import match
@@ -21,7 +24,7 @@ SPEC = "builtin:random:cheat=0.1,attention=0.5,false_call=0.01"
 def run(*args: str) -> dict:
     r = CliRunner().invoke(match, [*args, "--json"])
     assert r.exit_code == 0, r.output
-    return json.loads(r.output)
+    return json.loads(r.stdout)
 
 
 @pytest.mark.parametrize("game,deck", [("pidor", "52"), ("podkidnoy", "36"), ("perevodnoy", "52")])
@@ -112,6 +115,16 @@ def test_text_summary_and_bad_options():
     assert r.exit_code == 2 and "two entrants are named 'a'" in r.output
 
 
+@pytest.mark.parametrize("game", [g for g in GAME_IDS if any(o.kind == "cards" for o in spec(g).options)])
+def test_the_text_summary_writes_a_cards_option_as_it_is_typed(game):
+    """``--opt KEY=Qs,6h`` comes back as ``KEY=Qs,6h`` (a list of cards, not a Python list)."""
+    option = next(o for o in spec(game).options if o.kind == "cards")
+    cards = ",".join(card_code(c) for c in full_deck(spec(game).decks[0])[:2])
+    r = CliRunner().invoke(match, ["--game", game, "--games", "1", "--seed", "x", "--opt", f"{option.name}={cards}"])
+    assert r.exit_code == 0, r.output
+    assert f", {option.name}={cards}," in r.stdout.splitlines()[0]  # (interim lines go to stderr)
+
+
 def test_concurrency_1_and_2_give_the_same_json_and_logs(tmp_path):
     args = ["--players", "3", "--games", "12", "--seed", "par", "--rotate", "--entrant", f"a={SPEC}",
             "--entrant", "b=builtin:random", "--entrant", "c=builtin:random:attention=1", "--entrant",
@@ -163,7 +176,7 @@ def test_resume_after_a_kill_gives_the_same_summary(tmp_path):
     r = CliRunner().invoke(match, ["--games", "8", "--seed", "resume", *["--seat", SPEC] * 4, "--resume", str(path),
                                    "--json"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output) == whole.summary
+    assert json.loads(r.stdout) == whole.summary
     assert path.read_text() == (tmp_path / "whole.jsonl").read_text()
     # Another match's file is refused, and changes nothing.
     before = path.read_bytes()

@@ -112,7 +112,7 @@ def test_a_bot_that_cannot_start_stops_the_match_with_exit_3_and_its_stderr(tmp_
     match stops, exit 3, with one line naming it, why and its stderr's last line."""
     missing = tmp_path / "nosuchfile.py"
     r = invoke(tmp_path, "--players", "2", "--games", "10", "--entrant", f"bad=cmd:{sys.executable} {missing}",
-               "--seat", "builtin:random")
+               "--seat", "builtin:random", "--report-every", "0")
     assert r.exit_code == 3, r.output
     assert r.stdout == ""
     [line] = r.stderr.splitlines()

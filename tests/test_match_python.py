@@ -51,15 +51,15 @@ def test_its_parameters_and_worker_processes(tmp_path):
     two = invoke("--players", "3", "--games", "6", "--rotate", "--seed", "w", "--seat", "py:my_policies:Cheater",
                  "--concurrency", "2")
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
-    assert json.loads(one.output) == json.loads(two.output)
-    rows = {e["name"]: e for e in json.loads(one.output)["entrants"]}
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+    rows = {e["name"]: e for e in json.loads(one.stdout)["entrants"]}
     assert rows["py:my_policies:Cheater"]["cheats"] > 0  # its own default: cheat=1
     assert rows["builtin:random"]["cheats"] == rows["builtin:random#2"]["cheats"] == 0
     log = read_log(sorted((tmp_path / "logs").iterdir())[0])
     seat = next(s for s in log.header["seats"] if s["spec"] == "py:my_policies:Cheater")
     assert seat["policy"] == "py:my_policies:Cheater" and seat["params"] == {}
     honest = invoke("--players", "3", "--games", "3", "--seed", "w", "--seat", "py:my_policies:Cheater:cheat=0")
-    assert [e["cheats"] for e in json.loads(honest.output)["entrants"]] == [0, 0, 0]
+    assert [e["cheats"] for e in json.loads(honest.stdout)["entrants"]] == [0, 0, 0]
 
 
 @pytest.mark.parametrize("spec,message", [

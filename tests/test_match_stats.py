@@ -10,6 +10,8 @@ import json
 import math
 
 import pytest
+
+from pidor.games import GAME_IDS, spec
 from openskill.models import PlackettLuce
 
 from pidor.match.stats import (Sprt, SprtTest, elo_to_score, llr, pair_summary, parse_sprt, places, sprt_status,
@@ -93,12 +95,12 @@ def test_rating_is_openskill_plackett_luce_over_the_finishing_order():
         new = model.rate(teams, ranks=places(g))
         for name, [r] in zip(g["seating"], new):
             ratings[name] = r
-    s = summarize(GAMES)
+    s = summarize(GAMES, rank_by="rating")
     for e in s["entrants"]:
         r = ratings[e["name"]]
         assert (e["mu"], e["sigma"]) == (round(r.mu, 4), round(r.sigma, 4))
         assert e["rating"] == round(r.mu - 3 * r.sigma, 4)
-    # sorted by rating, best first: X (1st, 3rd, 3rd) is above W (4th, 2nd, 3rd)
+    # ranked by rating, best first: X (1st, 3rd, 3rd) is above W (4th, 2nd, 3rd)
     names = [e["name"] for e in s["entrants"]]
     assert names.index("X") < names.index("W")
     ratings_ = [e["rating"] for e in s["entrants"]]
@@ -267,3 +269,20 @@ def test_team_losses_and_pogony_are_counted_per_entrant_V6_V8():
     plain = summarize([rec(["A", "B"], [0], 1)])["entrants"][0]
     assert "team_losses" not in plain and "pogony" not in plain
     assert "pogony" not in summary_table(summarize([rec(["A", "B"], [0], 1)]))
+
+
+def test_a_mean_score_stands_beside_the_loss_rate_T15():
+    """T15: a game scored over a series of deals (a result field of kind ``scores``): each
+    entrant's mean score, in the table right after its loss rate, to one decimal."""
+    game = next(g for g in GAME_IDS if any(f.kind == "scores" for f in spec(g).results))
+    field = next(f for f in spec(game).results if f.kind == "scores")
+    a = dict(rec(["A", "B"], [0], 1), game=game, **{field.name: [-20, 113]})
+    b = dict(rec(["B", "A"], [1], 0), game=game, **{field.name: [110, 0]})
+    summary = summarize([a, b])
+    rows = {e["name"]: e for e in summary["entrants"]}
+    assert rows["A"][field.tally] == -10.0 and rows["B"][field.tally] == 111.5
+    _ranking, head, _, *lines = summary_table(summary).splitlines()
+    title = field.tally.replace("_", " ")
+    assert head.index("loss rate (95%)") < head.index(title) < head.index("draws")
+    means = {line.split()[0]: line.split(")", 1)[1].split()[0] for line in lines[:2]}
+    assert means == {"A": "-10.0", "B": "111.5"}

@@ -10,11 +10,18 @@ import socket
 import pytest
 import trio
 from click.testing import CliRunner
+from helpers import game_variants
 from server_helpers import serve
 
 from pidor import client as sdk
+from pidor.bots import RandomBot
+from pidor.driver import Driver
+from pidor.engine.seeds import Rng
+from pidor.engine.table import Table
 from pidor.play.command import play
+from pidor.play import commands
 from pidor.play.commands import CommandError, parse_command
+from pidor.play.text import option_command
 from pidor.play.session import Session
 
 
@@ -79,6 +86,48 @@ def test_play_rejects_bad_input_with_a_clear_message(line, game, key):
     with pytest.raises(CommandError) as err:
         parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], players=4)
     assert err.value.key == key
+
+
+@pytest.mark.parametrize("name,options", game_variants(), ids=[n for n, _ in game_variants()])
+def test_every_option_typed_as_shown_is_that_option(name, options):
+    """The command shown for each honest option (``option_command``), typed back, is that
+    option, in every game: the action's arguments (cards, a rank, seats, positions) read in
+    the order the game declares them."""
+    t = Table(options)
+    t.start(seed=b"typed")
+    driver = Driver(t, [RandomBot(s, b"typed") for s in range(options["players"])], Rng(b"typed", b"d"))
+    seen = 0
+    for _ in range(200):
+        if t.over:
+            break
+        for seat in t.to_act():
+            honest = [t.game.action_data(a) for a in t.honest_actions(seat)]
+            for action in honest:
+                cmd = parse_command(option_command(action), game=options["game"], options=honest,
+                                    view=t.view(seat), players=options["players"])
+                assert cmd.message == {"type": "act", "action": action}, option_command(action)
+                seen += 1
+        if driver.play(0.0, 1) == 0:
+            driver.feed(t.tick(t.deadline()))
+    assert seen > 20
+
+
+def test_a_suit_argument_is_typed_as_a_letter_or_a_sign(monkeypatch):
+    """An action that names a suit (a queen's, «сто одно» H4): ``queen Q♥ ♠`` or ``queen qh S``
+    sends the suit's letter; anything else is refused in one line, nothing sent."""
+    class Queens:
+        ACTIONS = {"queen": (("card", "card"), ("suit", "suit"))}
+
+    monkeypatch.setattr(commands, "game_class", lambda game: Queens)
+    for line, suit in (("queen Q♥ ♠", "s"), ("queen qh S", "s"), ("queen Qh c", "c"), ("queen Qh ♢", "d")):
+        cmd = parse_command(line, game="queens", players=2)
+        assert cmd.message == {"type": "act", "action": {"type": "queen", "card": "Qh", "suit": suit}}, line
+    for line in ("queen Qh x", "queen Qh 3", "queen Qh пики"):
+        with pytest.raises(CommandError) as err:
+            parse_command(line, game="queens", players=2)
+        assert err.value.key == "bad_suit"
+    assert commands.usage("queens", "queen") == "queen CARD SUIT"
+    assert option_command({"type": "queen", "card": "Qh", "suit": "s"}) == "queen Q♥ ♠"
 
 
 def test_play_local_commands():
@@ -297,6 +346,15 @@ def test_the_board_says_everything_at_a_glance():
     assert "  on the table: 0) 6♥ ← 9♥   1) 6♦ ← not covered" in board
     assert "  cards: вы(0) 2, bot-1(1) 6" in board and "  to pay: bot-1(1) → вы(0)" in board
     assert "{" not in board and ": '" not in board  # prose, never a dict
+
+
+def test_a_board_shows_no_hand_where_the_view_holds_none():
+    """A game whose players hold no hand (each his face-down deck) draws no empty hand line."""
+    from pidor.play.text import view_lines
+
+    deckonly = {"game": "a game of decks", "status": {"mark": None, "number": 1, "window": None, "court": None}}
+    board = view_lines(deckonly, 0, _name, "en")
+    assert board[0].startswith("── a game of decks · game 1") and not [line for line in board if "hand" in line]
 
 
 @pytest.mark.parametrize("game,lang,said", [

@@ -13,10 +13,12 @@ import re
 
 import pytest
 
-from pidor.games import GAME_IDS, game_class
+from pidor.games import GAME_IDS, game_class, spec
+from pidor.play.words import EVENTS
 import trio
 
 from pidor.gamelog.reader import read_log
+from helpers import deck_near, players_of
 from pty_play import Person, Terminal
 from server_helpers import serve
 
@@ -25,7 +27,7 @@ pytestmark = pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="n
 #: words that must not appear on a Russian screen (they did: headers, held, bout, errors)
 ENGLISH = re.compile(r"\b(?:your|turn|game|trump|deck|mark|held|table|bout|settle|pidorstvo|seat|"
                      r"impossible_action|not_now|stale|verdict|court|hand)\b")
-BOTS = "builtin:random:cheat=0.2,attention=1"
+BOTS = "builtin:random:cheat=0.3,attention=1"
 
 
 def _person_moves(log_path) -> dict[str, int]:
@@ -47,12 +49,13 @@ def _person_moves(log_path) -> dict[str, int]:
 async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
     seeds = f"pty-{game}-{lang}"
     clocks = [a for o in game_class(game).CLOCKS for a in ("--opt", f"{o.name}=0")]  # (the game's own: at once)
+    n = players_of(game)  # (at a table of two nobody but the caller and the accused is in court: no votes, T4)
     async with serve(seeds=seeds, logs=tmp_path) as (_server, port):
         def go():
-            term = Terminal(["--port", str(port), "--name", "person", "--game", game, "--players", "3",
-                             "--deck", "36", "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
+            term = Terminal(["--port", str(port), "--name", "person", "--game", game, "--players", str(n),
+                             "--deck", str(deck_near(game, 36)), "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
                              *clocks])
-            person = Person(term)
+            person = Person(term, sets=game_class(game).ACTIONS.get("discard") == (("rank", "rank"), ("cards", "cards")))
             try:
                 screen = person.play()
                 term.send("quit\r")
@@ -69,18 +72,16 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
     print(f"{game}/{lang}: typed {typed} ({person.count('move')} moves, {person.count('cheat')} cheats, "
           f"{person.count('call')} calls, {person.count('vote')} votes), refused {refused}; "
           f"{person.windows} windows; log: {counts}")
-    assert person.count("cheat") == 1 and person.count("vote") >= 1
+    assert person.count("cheat") == 1 and (person.count("vote") >= 1 or n == 2)
     assert counts["calls"] == 1 and counts["votes"] == person.count("vote")
     # The measurement: every command typed was a move, a call or a vote (no `pass`: the
     # windows ran out by themselves), and every move typed is one in the log (but a
     # refused one, e.g. stale because a bot threw in first, which is typed again).
-    assert {kind for kind, _ in person.typed} == {"move", "cheat", "call", "vote"}
+    assert {kind for kind, _ in person.typed} == {"move", "cheat", "call", "vote"} - ({"vote"} if n == 2 else set())
     assert person.count("move") + person.count("cheat") <= counts["actions"] + refused
     assert person.windows > 10 * person.count("call")
-    loser = {"pidor": ("пидор — ", " is the «pidor»"), "durak": ("дурак — ", " is the durak")}
-    kind = "pidor" if game == "pidor" else "durak"
-    said = loser[kind][0 if lang == "ru" else 1]
-    assert said in screen or ("ничья" if lang == "ru" else "a draw") in screen
+    said = EVENTS[lang]["loser"].format(seat="", word=spec(game).loser[lang])  # («дурак — X», «X is the durak»)
+    assert said.strip() in screen or EVENTS[lang]["draw_game"] in screen
     if lang == "ru":
         english = sorted(set(ENGLISH.findall(screen)))
         assert not english, f"English on a Russian screen: {english}"
@@ -117,7 +118,9 @@ async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
             def end():
                 term.expect(r"── итоги партии 1")
                 boards = term.text.count("── подкидной дурак · партия 1")
-                assert boards >= 2, f"the board was drawn {boards} time(s) in a whole game"  # after each bout
+                # (at least the first; the server's snapshots to a spectator are paced, so a game
+                # the bots play through in a burst may show no other before its end)
+                assert boards >= 1, f"the board was drawn {boards} time(s) in a whole game"
                 term.send("view\r")
                 term.expect(r"── подкидной дурак · партия 1 · [^\n]*\n  ходит: ")
                 term.send("quit\r")

@@ -17,6 +17,7 @@ from pidor.engine.game import ActionError
 from pidor.games import GAME_IDS
 from pidor.server.plays import Plays
 from pidor.server.requests import RequestError
+from helpers import players_of
 from server_helpers import serve
 
 DOC = Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md"
@@ -46,9 +47,10 @@ async def test_the_sample_bot_of_section_11_acts_once_per_turn(game, monkeypatch
     code = sample_bot()
     options = '{"game": "pidor", "players": 3, "bots": 2}'
     assert options in code and '("127.0.0.1", 7777)' in code
-    bots = ["builtin:random:cheat=0.3,attention=1,false_call=0.1"] * 2
+    n = players_of(game)
+    bots = ["builtin:random:cheat=0.3,attention=1,false_call=0.1"] * (n - 1)
     async with serve(seeds=f"sample-{game}") as (server, port):
-        code = code.replace(options, repr({"game": game, "players": 3, "bots": bots, "call_window": 0.5}))
+        code = code.replace(options, repr({"game": game, "players": n, "bots": bots, "call_window": 0.5}))
         code = code.replace('("127.0.0.1", 7777)', f'("127.0.0.1", {port})')
         with trio.fail_after(120):
             done = await trio.run_process([sys.executable, "-c", code], capture_stdout=True, capture_stderr=True,

@@ -111,7 +111,7 @@ def test_the_sample_bots_of_every_language_play_a_match(tmp_path):
         args += ["--entrant", entrant]
     r = CliRunner().invoke(match, args)
     assert r.exit_code == 0, r.output
-    summary = json.loads(r.output)
+    summary = json.loads(r.stdout)
     assert sorted(e["name"] for e in summary["entrants"]) == sorted(BOTS)
     assert all(e["games"] == 6 and e["forfeits"] == 0 for e in summary["entrants"]), summary["entrants"]
     records = [json.loads(line) for line in results.read_text().splitlines()]

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 import trio
+from helpers import players_of
 from seam_helpers import is_results, join, new_table, play, running
 from server_helpers import FakeHouse, FakePeer
 
@@ -52,7 +53,8 @@ async def test_a_table_whose_game_ended_is_freed_without_the_cyclic_gc(game, tmp
     house = FakeHouse(f"memory-{game}", logs=tmp_path)
     alice = FakePeer("alice", player=1)
     with no_cyclic_gc():
-        runner = new_table(house, {"game": game, "players": 3, "bots": 2})
+        n = players_of(game)
+        runner = new_table(house, {"game": game, "players": n, "bots": n - 1})
         async with running(runner):
             await join(alice, runner)
             assert (await alice.request(runner, {"type": "start"}))["type"] == "ok"

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+from helpers import players_of
 from seam_helpers import is_results, is_turn, join, logged, new_table, play, running
 from server_helpers import Audit, FakeHouse, FakeLobbyServer, FakePeer, MemoryListener, fixed_seeds
 
@@ -368,7 +369,7 @@ async def test_each_table_the_driver_drives_has_its_whole_surface(game, autojump
     driver each fill the driver's surface (``DrivenTable``), and the other two read what
     the engine's table says."""
     house = FakeHouse(f"seam-surface-{game}")
-    runner = new_table(house, {"game": game, "players": 3, "bots": 2})
+    runner = new_table(house, {"game": game, "players": players_of(game), "bots": players_of(game) - 1})
     alice = FakePeer("alice", player=1)
     async with running(runner):
         await join(alice, runner)
@@ -392,13 +393,13 @@ def test_the_table_task_answers_each_request_through_its_handler_table():
     """One handler, a method of the runner or of one of its parts, for each request the
     lobby hands a table (no method looked up by the request's name); a request the
     table's owner refuses (a match's start and seed) has a handler that refuses it."""
-    runner = new_table(FakeHouse("seam-handlers"), {"game": GAME_IDS[0], "players": 2})
+    runner = new_table(FakeHouse("seam-handlers"), {"game": GAME_IDS[0], "players": players_of(GAME_IDS[0], 2)})
     assert isinstance(runner, Runner)
     assert set(runner.handlers) == set(TABLE_REQUESTS)
     parts = (runner, runner.hosting, runner.plays)
     assert all(handler.__self__ in parts for handler in runner.handlers.values())
 
-    options = server_options({"game": GAME_IDS[0], "players": 2})[0]
+    options = server_options({"game": GAME_IDS[0], "players": players_of(GAME_IDS[0], 2)})[0]
     match = MatchTable(Server(Store(":memory:")), 1, options, clock=None, gone=set())
     assert set(match.handlers) == set(TABLE_REQUESTS)
     for kind in ("start", "seed"):

@@ -15,6 +15,7 @@ from pidor import wire
 from pidor.engine.game import project
 from pidor.games import GAME_IDS
 from pidor.server import runner as runner_module
+from helpers import players_of
 from server_helpers import (Audit, cheat_and_call, events_of, is_event, leaky, open_client, open_table,
                             play_until, seated_client, serve)
 
@@ -138,7 +139,8 @@ async def test_a_spectator_gets_the_public_view_of_every_game_that_starts(game, 
             views.append((table.view(None), len(events)))
 
     async with serve(seeds=f"watch-start-{game}", log_sink=sink, memory=True) as (server, listener):
-        host = await seated_client(listener, "host", options={"game": game, "players": 3, "bots": 2})
+        n = players_of(game)
+        host = await seated_client(listener, "host", options={"game": game, "players": n, "bots": n - 1})
         watcher, reply = await spectator(listener, "w", host.table)
         assert reply["type"] == "watching"
         for number in (1, 2):

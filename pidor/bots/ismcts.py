@@ -62,17 +62,15 @@ class _Node:
 
 def _turn(game: Game) -> tuple[int, list[tuple]] | None:
     """Who moves next in a simulated game and his honest moves (engine form), or ``None``.
-    In durak several may act at once (D3): the giver of a payment, the defender with a card
-    to cover, else the first non-defender (from the attacker) who has not said «бито»."""
+    Where several may act at once, the one the game waits on (``Game.obliged``: durak's
+    defender with a card to cover, D3); else in durak the first non-defender (from the
+    attacker) who has not said «бито»."""
     seats = game.to_act()
     if len(seats) <= 1:
         return (seats[0], game.honest_actions(seats[0])) if seats else None
-    if game.payments:
-        s = game.payments[0][0]
+    for s in game.obliged():
         return s, game.honest_actions(s)
     d = game.owner[game.defender]
-    if d in seats and not game.may_wait(d):
-        return d, game.honest_actions(d)
     for s in seats:
         if s != d and not game.bito[s]:
             honest = game.honest_actions(s)
@@ -151,6 +149,9 @@ class IsmctsPolicy(HeuristicPolicy):
         parse = game.parse_action
         wire = {parse(a): a for a in honest}
         moves = {a: wire[a] for a in tactics.distinct(game, list(wire))}
+        mine = parse(choice)
+        if mine not in moves and self._honest(game, mine):
+            moves[mine] = choice  # the heuristic's honest choice, where the options do not list it
         cheat_keys = set()
         for _, a in cheats:
             key = game.parse_action(a)
@@ -230,6 +231,12 @@ class IsmctsPolicy(HeuristicPolicy):
             n_.visits += 1
             n_.reward += scores[seat]
         return depth + 1  # the root's move and the rest
+
+    def _honest(self, game: Game, action: tuple) -> bool:
+        try:
+            return not game.check(self.seat, action)
+        except ActionError:
+            return False
 
     def _legal(self, game: Game, action: tuple) -> bool:
         try:

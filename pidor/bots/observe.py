@@ -8,15 +8,21 @@ seat cannot place, in some order. It starts from a view (a ``snapshot``'s, or
 ``action`` event is played on the belief table (``act``), and ``window_closed``, ``call``,
 ``vote``, ``abstain``, ``verdict`` and ``bito_timeout`` become the table calls that made
 them. Before a card is used, it is swapped into place among the unknown cards: the card a
-player lays was in his hand, the card drawn face up (P9) was on top of the deck, the
-cards dealt to this seat are the ones its private events name. No rule is written twice:
+player lays was in his hand, the card drawn face up (P9) was on top of the deck, a card
+turned face up lay where the game's belief says (``Belief.placed``), the cards dealt to
+this seat are the ones its private events name; in a game of several deals (T15) each new
+deal fills the hidden slots afresh. No rule is written twice:
 the engine judges the belief as it judges the real table.
 
-Because no rule in ``pidor.engine.rules`` depends on a hidden card (each is judged from
-the open cards, the table, the counts and the trump), the belief judges every action as
-the real table does. :meth:`Knowledge.visible_violations` is therefore the table's own
-check on the state before the action (``tests/test_observe.py`` checks it against the
-recorded violations of many cheating games).
+Because almost no rule depends on a hidden card (each is judged from the open cards, the
+table, the counts and the trump), the belief judges every action as the real table does.
+:meth:`Knowledge.visible_violations` is therefore the table's own check on the state before
+the action (``tests/test_observe.py`` checks it against the recorded violations of many
+cheating games). The exception is a rule that hangs on cards laid face down (``Rule.hidden``:
+a set discarded face down that is not one): an action whose cards the seat was not shown
+is played with cards the game's belief chooses (:meth:`Belief.hidden`), honest ones where
+they can be, so the seat sees such a rule broken only where what it knows proves it; a
+court on it tells the belief the rest.
 
 It works the same over TCP (the SDK has snapshots and events only) as in-process: the
 events are kept as they come and played when a policy first asks (``visible_violations``,
@@ -56,17 +62,20 @@ class Knowledge:
     ``log``: a list of events shared with other seats' knowledge (the driver's: it appends
     each event once for every seat, and nobody calls ``feed``)."""
 
-    __slots__ = ("seat", "rules", "_events", "_done", "_table", "_view", "_unknown", "_cards", "_gave")
+    __slots__ = ("seat", "rules", "_events", "_done", "_ahead", "_table", "_view", "_unknown", "_cards", "_gave",
+                 "_before")
 
     def __init__(self, seat: int | None, rules: dict, log: list[dict] | None = None) -> None:
         self.seat = seat
         self.rules = rules
         self._events: list[dict] = [] if log is None else log  # as fed (full or projected)
         self._done = 0  # events played on the belief
+        self._ahead = 0  # events given to the game's belief ahead of their call (Belief.AHEAD)
         self._table: Table | None = None
         self._view: Any = None  # the view to build the belief from, until it is built
         self._unknown: set[int] = set()
         self._gave: list[int] = []  # the cards this seat paid with, in order (its events do not show them)
+        self._before: set[int] | None = None  # the unknown cards before the last action, if it was hidden
         found = part(rules["game"], "belief")
         #: What the game's folder says about where cards lie (``None``: the game has no
         #: belief, so the seat's knowledge answers as if nothing was seen).
@@ -81,8 +90,9 @@ class Knowledge:
         shows their effect."""
         if events is not None:
             self._events[:] = events
-        self._done = len(self._events)
+        self._done = self._ahead = len(self._events)
         self._gave = []
+        self._before = None
         self._table, self._view = None, view
 
     def _build(self) -> None:
@@ -110,10 +120,10 @@ class Knowledge:
         if self._gave:
             self._gave.pop()
 
-    def events(self) -> list[dict]:
-        """This game's events as the seat saw them (projected)."""
+    def events(self, start: int = 0) -> list[dict]:
+        """This game's events as the seat saw them (projected), from the ``start``-th on."""
         seat = self.seat
-        return [project(e, seat) for e in self._events]
+        return [project(e, seat) for e in self._events[start:]]
 
     # ------------------------------------------------------------------ answers
 
@@ -126,8 +136,10 @@ class Knowledge:
         while self._table is not None and self._done < len(events):
             i = self._done
             e = project(events[i], seat)
-            after = None  # (only an action whose card shows in its consequence needs the event after it)
-            if e["type"] == "action" and e["action"].get("type") in self._cards.LOOKAHEAD:
+            after = None  # (only an action whose card shows in its consequence, and a call, need the event after)
+            if self._cards.AHEAD:
+                self._look_ahead(i)
+            if e["type"] == "call" or e["type"] == "action" and e["action"].get("type") in self._cards.LOOKAHEAD:
                 if i + 1 >= len(events):
                     break  # its consequence (e.g. the card drawn, P9) has not come yet
                 after = project(events[i + 1], seat)
@@ -138,6 +150,18 @@ class Knowledge:
                 break
             self._done = i + 1
         return self._table
+
+    def _look_ahead(self, i: int) -> None:
+        """Before event ``i`` is played on the belief: each later event up to the next action
+        (the consequences of the calls before it) that the game's belief reads ahead of its
+        call (:data:`Belief.AHEAD`: hands counted at a deal's end, T15), once."""
+        events, kinds = self._events, self._cards.AHEAD
+        k = max(i + 1, self._ahead)
+        while k < len(events) and events[k]["type"] != "action":
+            if events[k]["type"] in kinds:
+                self._cards.ahead(self._table.game, project(events[k], self.seat), self.seat)
+            k += 1
+        self._ahead = k
 
     def actions(self) -> list[dict]:
         """Every action the seat's hands could make now (cheats included)."""
@@ -181,8 +205,9 @@ class Knowledge:
 
     def determinize(self, rng: Rng) -> Game | None:
         """An engine game consistent with everything the seat has seen: the cards it cannot
-        place are dealt at random (``rng``) into the hidden slots, everything else is as
-        seen. ``None`` when the belief is lost."""
+        place are dealt at random (``rng``) into the hidden slots (and then weighed by what
+        the players said, :meth:`Belief.weigh`), everything else is as seen. ``None`` when
+        the belief is lost."""
         t = self.belief()
         if t is None or t.game is None:
             return None
@@ -194,6 +219,7 @@ class Knowledge:
             deal[k], deal[j] = deal[j], deal[k]
         for (cards, i), c in zip(slots, deal):
             cards[i] = c
+        self._cards.weigh(game, rng, slots)
         return game
 
     # ------------------------------------------------------------------ the belief's moves
@@ -204,32 +230,47 @@ class Knowledge:
             game = t.game
             seat = e["seat"]
             data = e["action"]
+            self._before = None
             if data.get("type") == "give" and "card" not in data:
                 if seat == self.seat and self._gave and self._gave[0] in game.hands[seat]:
                     data = {"type": "give", "card": card_code(self._gave.pop(0))}
                 else:
                     self._hidden_give(seat)
                     return
+            hidden = self._cards.hidden(game, seat, data, self._unknown) if seat != self.seat else None
+            if hidden is not None:
+                self._play_hidden(seat, hidden)
+                return
             action = game.parse_action(data)
-            if after is not None:
-                card = self._cards.onto_deck(action, after)
-                if card is not None:
-                    self._onto_deck(game, card)
+            shown = self._cards.revealed(game, action, after) if after is not None else ()
+            if shown:
+                self._place(game, shown)
             if seat != self.seat:
                 self._into_hand(game, seat, action)
             t.act(seat, action, 0.0)
             self._unknown.difference_update(self._cards.from_hand(action))
+            self._unknown.difference_update(card for _, card in shown)
         elif kind == "window_closed" or kind == "verdict" or kind == "bito_timeout":
             if kind != "verdict" or t.court is not None:
-                t.tick(0.0)
+                self._undone(t.tick(0.0))
         elif kind == "call":
-            t.answer(e["caller"], True, 0.0)
+            w = t.window
+            if w is not None and not w.violations and after is not None and after["type"] == "court":
+                # a rule broken out of this seat's sight (cards laid face down): the court says which
+                w.violations = [r["id"] for r in after["rules"]]
+            self._undone(t.answer(e["caller"], True, 0.0))  # (a court with no voters decides at once)
         elif kind == "vote":
-            t.vote(e["seat"], e["guilty"], 0.0)
+            self._undone(t.vote(e["seat"], e["guilty"], 0.0))
         elif kind == "abstain":
-            t.abstain(e["seat"], 0.0)
+            self._undone(t.abstain(e["seat"], 0.0))
         else:
             self._reveal(e)
+
+    def _undone(self, events: list[dict]) -> None:
+        """A court undid the action: an action hidden from the seat takes back with it what
+        the seat stopped knowing (:meth:`_play_hidden`)."""
+        if self._before is not None and any(e["type"] == "undo" for e in events):
+            self._unknown, self._before = self._before, None
 
     def _reveal(self, e: dict) -> None:
         """A consequence already played on the belief: put the cards it shows this seat
@@ -237,20 +278,51 @@ class Knowledge:
         game's belief follow what it announces."""
         cards = e.get("cards") if e.get("seat") == self.seat and self.seat is not None else None
         game = self._table.game
-        if cards and e["type"] in self._cards.HAND_EVENTS:
+        unknown = self._cards.afresh(game, e, self.seat)
+        if unknown is not None:  # (a new deal, a deck rebuilt from the table: T15)
+            self._unknown = unknown
+        elif cards and e["type"] in self._cards.HAND_EVENTS:
             hand = game.hands[self.seat]
             got = [parse_card(c) for c in cards]
             first = len(hand) - len(got)  # the engine put the belief's guesses here, in order
             for i, card in enumerate(got):
-                if hand[first + i] != card:
+                guess = hand[first + i]
+                if guess != card:
                     if card not in self._unknown and card not in hand[first:]:
                         raise BeliefLost(f"{card_code(card)} came to this seat, which saw it elsewhere")
-                    self._swap(game, card, hand[first + i])
+                    if card in self._unknown:  # the guess takes the card's hidden place
+                        self._unknown.add(guess)
+                    self._swap(game, card, guess)
             self._unknown.difference_update(got)
         elif e["type"] == "give" and "card" in e and e.get("to") == self.seat:
             self._unknown.discard(parse_card(e["card"]))
         else:
-            self._cards.follow(game, e)
+            for card, cards, i in self._cards.placed(game, e):
+                if cards[i] != card:
+                    if card not in self._unknown:
+                        raise BeliefLost(f"{card_code(card)} was shown, but the seat saw it elsewhere")
+                    self._swap(game, card, cards[i])
+                self._unknown.discard(card)
+            placed = self._cards.follow(game, e)
+            if placed:
+                self._unknown.difference_update(placed)
+
+    def _play_hidden(self, seat: int, action: tuple) -> None:
+        """An action of ``seat`` whose cards this seat was not shown, played with cards the
+        game's belief chose (:meth:`Belief.hidden`): which of his cards went is unknown, so
+        all of his, and those played, are unknown after it. Its undo point is kept even
+        when the belief sees no rule broken: one may be, out of sight (a court says so)."""
+        t = self._table
+        game = t.game
+        self._into_hand(game, seat, action)
+        before = game.snapshot()
+        t.act(seat, action, 0.0)
+        self._before = set(self._unknown)
+        self._unknown.update(game.hands[seat])
+        self._unknown.update(self._cards.from_hand(action))
+        w = t.window
+        if w is not None and w.seat == seat and w.snapshot is None:
+            w.snapshot = before
 
     def _hidden_give(self, giver: int) -> None:
         """A payment seen by neither side (P10, D12): some card of the giver's goes; which
@@ -264,6 +336,8 @@ class Knowledge:
     def _into_hand(self, game: Any, seat: int, action: tuple) -> None:
         """The cards of ``action`` were in ``seat``'s hand: swap them there among the unknown."""
         cards = self._cards.from_hand(action)
+        if not cards:  # (an action that takes no card from a hand; a game may have no hands)
+            return
         hand = game.hands[seat]
         for card in cards:
             if card in hand:
@@ -275,11 +349,22 @@ class Knowledge:
                 raise BeliefLost(f"seat {seat} has no card the seat cannot place")
             self._swap(game, card, spare)
 
-    def _onto_deck(self, game: Any, card: int) -> None:
-        if game.deck and game.deck[-1] != card:
-            if card not in self._unknown:
-                raise BeliefLost(f"{card_code(card)} was drawn, but the seat saw it elsewhere")
-            self._swap(game, card, game.deck[-1])
+    def _place(self, game: Any, shown: list[tuple[int, int]]) -> None:
+        """Each card shown where the belief holds another (``(held, shown)`` pairs: the top
+        of the deck, a play turned face up), swapped into that place."""
+        places = [self._where(game, held) for held, _ in shown]
+        for (cards, i), (_, card) in zip(places, shown):
+            if cards[i] != card:
+                if card not in self._unknown:
+                    raise BeliefLost(f"{card_code(card)} was shown, but the seat saw it elsewhere")
+                other, j = self._where(game, card)
+                cards[i], other[j] = card, cards[i]
+
+    def _where(self, game: Any, card: int) -> tuple[list[int], int]:
+        for cards in self._cards.lists(game):
+            if card in cards:
+                return cards, cards.index(card)
+        raise BeliefLost(f"cannot find {card_code(card)}")
 
     def _swap(self, game: Any, a: int, b: int) -> None:
         la = lb = None

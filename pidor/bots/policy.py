@@ -97,6 +97,7 @@ class Observation:
     * ``view``: the seat's projected view now (the ``snapshot`` view: the game's view of the
       seat plus the table's public ``status``);
     * ``events``: the projected events of the current game so far, in order (wire form);
+      ``events_from(n)``: those from the ``n``-th on (only they are projected);
     * ``honest``: the seat's honest actions now (``turn.options``), ``[]`` when not on turn;
     * ``may_cheat``: ``False`` while the seat must replay honestly (T6);
     * ``may_wait``: the seat is among those who may act but need not (durak's defender once
@@ -134,6 +135,9 @@ class Observation:
     @property
     def events(self) -> list[dict]:
         raise NotImplementedError
+
+    def events_from(self, start: int) -> list[dict]:
+        return self.events[start:]
 
     @property
     def honest(self) -> list[dict]:

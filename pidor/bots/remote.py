@@ -52,6 +52,9 @@ class RemoteSeat(Observation):
     def events(self) -> list[dict]:
         return self.knowledge.events()
 
+    def events_from(self, start: int) -> list[dict]:
+        return self.knowledge.events(start)
+
     @property
     def honest(self) -> list[dict]:
         return self.options

@@ -7,7 +7,9 @@ Vocabulary used by every game and by the table layer (``table.py``):
   its two-character code (``"Th"``).
 * **action**: a tuple ``(kind, *args)``, e.g. ``("move", 2)``, ``("beat", card, 0)``,
   ``("draw",)``. ``Game.ACTIONS`` names each kind's arguments and their types
-  (``seat``, ``card``, ``index``, ``cards``: a tuple of cards, e.g. simple durak's lead);
+  (``seat``, ``card``, ``index``, ``cards``: a tuple of cards, e.g. simple durak's lead;
+  ``rank``: a rank 2..14, on the wire its code ``"K"``, e.g. a rank named in a claim;
+  ``suit``: a suit number 0..3, on the wire its letter ``c``, ``d``, ``h``, ``s``);
   :func:`action_to_data` / :func:`action_from_data`
   convert to and from the wire form ``{"type": "beat", "card": "Th", "target": 0}``.
 * **event**: a ``dict`` with a ``"type"``. Keys that start with ``_`` are never shown to
@@ -43,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import card_code, parse_card
+from ..cards import card_code, parse_card, parse_rank, rank_code, suit_code
 from ..cards import deck as full_deck
 from .options import Option, check_options
 from .seeds import Rng, shuffled
@@ -112,7 +114,8 @@ def action_to_data(spec: dict[str, tuple[tuple[str, str], ...]], action: Action)
     kind = action[0]
     out: dict[str, Any] = {"type": kind}
     for (name, typ), value in zip(spec[kind], action[1:]):
-        out[name] = card_code(value) if typ == "card" else [card_code(c) for c in value] if typ == "cards" else value
+        out[name] = card_code(value) if typ == "card" else [card_code(c) for c in value] if typ == "cards" \
+            else rank_code(value) if typ == "rank" else suit_code(value) if typ == "suit" else value
     return out
 
 
@@ -137,6 +140,15 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
                 raise InvalidAction(f"{kind}.{name} must be a list of 1..{MAX_CARDS} cards like ['Th', 'Td'],"
                                     f" not {shown(value)}")
             value = tuple(_card_arg(kind, name, c) for c in value)
+        elif typ == "rank":
+            try:
+                value = parse_rank(value)
+            except ValueError:
+                raise InvalidAction(f"{kind}.{name} must be a rank like 'K' or '10', not {shown(value)}") from None
+        elif typ == "suit":
+            if type(value) is not str or value not in _SUITS:
+                raise InvalidAction(f"{kind}.{name} must be a suit: c, d, h or s, not {shown(value)}")
+            value = _SUITS[value]
         elif type(value) is not int:  # exact: true is not seat 1, 1.0 not index 1
             raise InvalidAction(f"{kind}.{name} must be an integer, not {shown(value)}")
         args.append(value)
@@ -147,6 +159,8 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
 _WIRE_LIMIT = 4096
 #: The most cards one action may name (a ``cards`` argument).
 MAX_CARDS = 36
+#: A ``suit`` argument's wire form -> its number.
+_SUITS = {suit_code(s): s for s in range(4)}
 
 
 def _card_arg(kind: str, name: str, value: Any) -> int:
@@ -174,7 +188,8 @@ class Game:
     #: Whether the table tells who must play honestly in a public ``honest_only`` event
     #: (T6, D11); the engine versions before it did not (their logs have none).
     HONEST_EVENTS: ClassVar[bool] = True
-    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``.
+    #: kind -> ((arg name, arg type), ...); arg types: ``seat``, ``card``, ``index``, ``cards``,
+    #: ``rank``, ``suit``.
     ACTIONS: ClassVar[dict[str, tuple[tuple[str, str], ...]]] = {}
     #: The options a game is set up with (``players`` and ``deck`` first), typed, with
     #: their defaults and ranges (:class:`~.options.Option`).

@@ -14,7 +14,7 @@ from typing import Any
 from ..cards import parse_card
 from .shown import shown
 
-__all__ = ["Option", "check_options", "describe_options"]
+__all__ = ["Option", "check_options", "describe_options", "logged", "named"]
 
 #: No clock may be longer than an hour.
 MAX_SECONDS = 3600.0
@@ -32,6 +32,10 @@ class Option:
     * ``choice``: one of ``choices`` (strings; ``None`` among them means "none");
     * ``seconds``: a number of seconds ``0..MAX_SECONDS``, or ``None`` for no clock;
     * ``cards``: a list of distinct card codes (``["Qs"]``), empty for none.
+
+    ``quiet``: left out of a log's header while at its default (:func:`logged`). An option
+    a game gained after logs were written without it is quiet, so that a game played
+    without it is logged byte for byte as before; reading a header fills the default in.
     """
 
     name: str
@@ -41,6 +45,7 @@ class Option:
     choices: tuple = ()
     low: int | None = None
     high: int | None = None
+    quiet: bool = False
 
     def allowed(self) -> str:
         """The values allowed, in words (for messages and help)."""
@@ -144,3 +149,17 @@ def check_options(options: Any, declared: tuple[Option, ...], what: str) -> dict
 def describe_options(declared: tuple[Option, ...], lang: str = "en") -> list[str]:
     """One line per option (``--help``, usage errors)."""
     return [o.describe(lang) for o in declared]
+
+
+def logged(options: dict, declared: tuple[Option, ...]) -> dict:
+    """``options`` as a log's header holds them: the ``quiet`` ones of ``declared`` only
+    when they differ from their defaults."""
+    quiet = {o.name: o.default for o in declared if o.quiet}
+    return {k: v for k, v in options.items() if k not in quiet or v != quiet[k]}
+
+
+def named(options: dict, declared: tuple[Option, ...]) -> set[str]:
+    """The card codes ``options`` name (the values of ``cards`` options, e.g. durak's
+    проездной): public as names wherever those cards lie, so an audit of what a seat sees
+    does not count such a name as a sighting of the card."""
+    return {c for o in declared if o.kind == "cards" for c in options.get(o.name) or ()}

@@ -20,6 +20,9 @@ class Rule:
     ru: str
     en: str
     violation: bool = False  # True: an action can break it (махлёж / провтык)
+    #: True: breaking it can be out of the others' sight (it hangs on cards laid face down):
+    #: a seat sees it broken only when what it knows proves it; the court says it was.
+    hidden: bool = False
 
     @property
     def ruling(self) -> str:

@@ -7,7 +7,9 @@ draw ``u`` until ``u < 2**32 - (2**32 % n)``, then return ``u % n``.
 
 ``shuffled(cards, key)`` is Fisher–Yates on a copy: for ``i`` from ``len-1`` down
 to ``1``, ``j = below(i + 1)`` on the stream labelled ``b"deck"``, swap ``i`` and
-``j``. ``protocol/LOGS.md`` gives a worked example with all the bytes.
+``j``. ``protocol/LOGS.md`` gives a worked example with all the bytes. A game of several
+deals (T15) shuffles its later deals from the same key on streams of their own labels
+(``shuffled(cards, key, b"deal 2")``).
 """
 
 from __future__ import annotations
@@ -86,10 +88,11 @@ class Rng:
 
 
 
-def shuffled(cards: list[int], key: bytes) -> list[int]:
-    """Fisher–Yates with rejection sampling on the ``deck`` stream of ``key``."""
+def shuffled(cards: list[int], key: bytes, label: bytes = b"deck") -> list[int]:
+    """Fisher–Yates with rejection sampling on the ``label`` stream of ``key`` (``deck``:
+    every game's deal; T15: a later shuffle of a game of several deals, its own label)."""
     out = list(cards)
-    rng = Rng(key, b"deck")
+    rng = Rng(key, label)
     for i in range(len(out) - 1, 0, -1):
         j = rng.below(i + 1)
         out[i], out[j] = out[j], out[i]

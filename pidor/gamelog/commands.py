@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from functools import partial
@@ -9,7 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .reader import open_log, read_log, records, unreadable
+from .format import CHUNK
+from .reader import is_log, open_file, open_log, read_log, records, unreadable, walk
 from .verify import Report, verify as verify_log, verify_file
 
 if TYPE_CHECKING:
@@ -198,21 +200,71 @@ def verify(logs: tuple[str, ...], as_json: bool, allow_explicit: bool, jobs: int
 
 
 @click.command()
-@click.argument("log", type=click.Path(dir_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True)
+@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="LOG_OR_DIR...")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv", "text"]), default="jsonl", show_default=True,
+              help="jsonl: one log, every record; csv: one row per game and seat of logs and --results files; "
+                   "text: each log as a compact record, one line per move.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default="-",
               help="Where to write (default: standard output).")
-def export(log: str, fmt: str, output: str) -> None:
-    """Export a game log as JSON Lines (protocol/LOGS.md): one record per line, each with
-    its chain value "h". verify and replay read this form too.
+def export(paths, fmt: str, output: str) -> None:
+    """Export game logs: as JSON Lines, as rows of results, or as text to read and diff.
 
-    The log is read record by record, in bounded memory whatever its size.
+    \b
+    --format jsonl (one LOG): every record as a line (protocol/LOGS.md), each with its
+      chain value "h"; verify and replay read this form too.
+    --format csv (logs, --results files, directories): one row per game and seat:
+      index, deal, game, seat, entrant, place, loss, draw, cheats, convicted,
+      false_calls, forfeit (why its bot forfeited), log. A log counts only if it
+      verifies and its game is over (as for pidor standings); the others are named on
+      stderr.
+    --format text (logs, directories): each game as tags (game, options, seats, match,
+      deal), then one line per move: the seat's action and the rules it broke, calls,
+      votes, and after · the court, verdict, undo, mark and who went out; the result
+      last. Games are separated by a blank line.
 
-    Exit status: 0; 1 for a broken log (cut short or a broken hash chain): the whole
-    records before the problem are exported, then the problem is printed on stderr; 2 for
-    a file that is not a log or cannot be read."""
+    Logs are read record by record, in bounded memory whatever their size.
+
+    Exit status: 0; 1 for a broken log (cut short or a broken hash chain: what comes
+    before the problem is exported, then the problem is printed on stderr) or, for csv,
+    a log that does not verify; 2 for a file that is not a log (or a results file, for
+    csv) or cannot be read."""
+    if fmt == "jsonl" and (len(paths) != 1 or os.path.isdir(paths[0])):
+        raise click.UsageError("--format jsonl exports one log file; csv and text take several")
+    if fmt == "csv":
+        records, failed = _csv_records(paths)
+        logs = []
+    else:
+        # (a directory's other files, stderr, results, a store, are passed over; a named
+        # file that cannot be read is refused before anything is written)
+        logs = [str(path) for path, named in walk(paths) if named or _is_log_file(path)]
+        for log in logs:
+            try:
+                open_log(log)[0].close()
+            except OSError as e:
+                raise _Unusable(f"{log}: {unreadable(e)}") from None
+        failed = False
+    try:
+        with click.open_file(output, "w", encoding="utf-8") as out:
+            if fmt == "csv":
+                from ..match.rows import write_csv
+
+                write_csv(out, records)
+            for k, log in enumerate(logs):
+                if k and fmt == "text":
+                    out.write("\n")
+                failed |= _export_log(log, fmt, out)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {output}: {e.strerror or e}; give -o a file in a directory that "
+                                   "exists and you may write") from None
+    if failed:
+        sys.exit(1)
+
+
+def _export_log(log: str, fmt: str, out) -> bool:
+    """One log as JSON Lines or text; ``True`` if it is broken (said on stderr)."""
     from .format import LogFile
     from .jsonl import record_line
+    from .notation import notation
 
     try:
         f, size = open_log(log)
@@ -220,18 +272,50 @@ def export(log: str, fmt: str, output: str) -> None:
         raise _Unusable(f"{log}: {unreadable(e)}") from None
     data, count = LogFile(), 0
     with f:
-        try:
-            with click.open_file(output, "w", encoding="utf-8") as out:
-                for body, h in _reading(log, records(f, data, size=size)):
-                    out.write(record_line(body, h) + "\n")
+        stream = _reading(log, records(f, data, size=size))
+        if fmt == "jsonl":
+            for body, h in stream:
+                out.write(record_line(body, h) + "\n")
+                count += 1
+        else:
+            def bodies():
+                nonlocal count
+                for body, _ in stream:
                     count += 1
-        except OSError as e:
-            raise click.ClickException(f"cannot write {output}: {e.strerror or e}; give -o a file in a directory "
-                                       "that exists and you may write") from None
+                    yield body
+
+            for line in notation(bodies()):
+                out.write(line + "\n")
     problem = _broken(log, data)
     if problem is not None:
         click.echo(f"{log}: broken log: {problem}; exported the {count} whole records before it", err=True)
-        sys.exit(1)
+        return True
+    return False
+
+
+def _is_log_file(path) -> bool:
+    try:
+        f, _ = open_file(path)
+    except OSError:
+        return True  # (said when it is read)
+    with f:
+        return is_log(f.peek(CHUNK))
+
+
+def _csv_records(paths) -> tuple[list[dict], bool]:
+    """The game records of ``paths`` (:func:`pidor.match.standings.read_sources`), and
+    whether a log did not count (each is named on stderr)."""
+    from ..match.standings import Unusable, read_sources
+
+    try:
+        records, sources = read_sources(paths)
+    except Unusable as e:
+        raise _Unusable(str(e)) from None
+    for skipped in sources["skipped"]:
+        click.echo(f"{skipped['path']}: skipped, {skipped['status']}: {skipped['reason']}", err=True)
+    if any(s["status"] == "unusable" for s in sources["skipped"]):
+        raise _Unusable(f"{len(sources['skipped'])} files could not be read")
+    return records, bool(sources["skipped"])
 
 
 def _reading(path: str, stream):

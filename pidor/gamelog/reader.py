@@ -23,7 +23,7 @@ from typing import Any
 from .format import CHUNK, LogFile, gc_paused, msgpack_records
 
 __all__ = ["READ_WHOLE", "Refused", "unreadable", "open_file", "open_log", "read_log", "read_whole", "records",
-           "sniff", "looks_like_jsonl", "walk"]
+           "sniff", "looks_like_jsonl", "first_json", "is_log", "walk"]
 
 #: The largest log file read whole, every record kept in memory (a game's log is 20-200 KB;
 #: its records take about 8 times its size in memory, a replay of it 80 times).
@@ -138,3 +138,26 @@ def sniff(data: bytes) -> str | None:
 def looks_like_jsonl(data: bytes) -> bool:
     """A JSON Lines log starts with ``{`` (after blank space); a binary log with ``0x92``."""
     return data.lstrip(b" \t\r\n\xef\xbb\xbf")[:1] == b"{"
+
+
+def first_json(data: bytes):
+    """The JSON value on the first line of ``data`` (a file's first bytes), or ``None``."""
+    import json  # (here: a binary log is read without json)
+
+    first = data.lstrip(b" \t\r\n\xef\xbb\xbf").split(b"\n", 1)[0]
+    try:
+        return json.loads(first)
+    except ValueError:
+        return None
+
+
+def is_log(data: bytes) -> bool:
+    """Whether a file whose first bytes are ``data`` is a game log: binary, or JSON Lines
+    whose first record is the header (an empty file is not: more likely a bot's empty
+    stderr beside the logs than a log cut before its header)."""
+    if not data:
+        return False
+    if sniff(data) == "msgpack":
+        return True
+    head = first_json(data) if looks_like_jsonl(data) else None
+    return isinstance(head, dict) and head.get("kind") == "header"

@@ -30,6 +30,7 @@ import os
 from typing import Any, BinaryIO, Callable
 
 from .. import __version__
+from ..engine.options import logged
 from ..engine.table import Table
 from .deal import commitment, deal_key, new_server_seed
 from .format import LogWriteError, LogWriter, log_events, plain
@@ -156,7 +157,7 @@ class Recorder:
             "game": cls.name,
             "engine": cls.version,
             "software": f"pidor {__version__}",
-            "options": plain(t.options),
+            "options": plain(logged(t.options, cls.OPTIONS)),
             "seats": plain(self.seats),
             "table": {"number": t.games + 1, "mark": t.mark, "previous": plain(t.previous)},
             "deal": deal,

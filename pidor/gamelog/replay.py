@@ -54,12 +54,18 @@ class Step:
 
 
 def _project(event: dict, seat: int | None) -> dict:
-    """The seat's form of a logged event (``_private`` keys are strings in logs)."""
+    """The seat's form of a logged event (``_private`` keys are strings in logs). From all
+    seats (``None``) an action is shown whole: the cards it laid face down, the card paid."""
     out = {k: v for k, v in event.items() if k[0] != "_"}
+    private = event.get("_private") or {}
     if seat is not None:
-        mine = (event.get("_private") or {}).get(str(seat))
+        mine = private.get(str(seat))
         if mine:
             out.update(mine)
+    elif out.get("type") == "action":
+        for fields in private.values():
+            if "action" in fields:
+                out["action"] = fields["action"]
     return out
 
 

@@ -170,5 +170,10 @@ class GameSpec:
         known = ", ".join(repr(v) for v in self.versions)
         raise ValueError(f"the log was written by {self.id} engine {version!r}; this program plays {known}")
 
+    @property
+    def hidden_rules(self) -> frozenset[str]:
+        """The ids of its rules that can be broken out of the others' sight (``Rule.hidden``)."""
+        return frozenset(r.id for r in self.rules if r.hidden)
+
     def title_of(self, lang: str) -> str:
         return self.title.get(lang) or self.title["en"]

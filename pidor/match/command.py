@@ -26,7 +26,8 @@ from .runner import (
     TimeControl,
     run_match,
 )
-from .stats import parse_sprt
+from .progress import Progress, default_every
+from .stats import RANKINGS, parse_sprt
 from .summary import summary_text
 
 __all__ = ["match"]
@@ -77,6 +78,7 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 @click.option("--seat", "specs", multiple=True, metavar="SPEC",
               help="An entrant for the next seat: builtin:random[:cheat=P,attention=P,false_call=P,acquit=P], "
                    "py:MODULE:CLASS[:k=v,...] (your pidor.bots.Policy subclass, in-process), "
+                   "stdio:COMMAND LINE (a program that answers JSON lines on stdin and stdout: protocol/STDIO.md), "
                    "cmd:COMMAND LINE (an external program; placeholders {host} {port} {table} {seat} {token}) "
                    "or tcp:TOKEN (a running bot that connects with this token).")
 @click.option("--entrant", "named", multiple=True, metavar="NAME=SPEC",
@@ -109,12 +111,25 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 @click.option("--max-forfeits", type=click.IntRange(0), default=MAX_FORFEITS, show_default=True, metavar="N",
               help="Stop (exit 3) when an entrant forfeits its first N games in a row: a bot that cannot start "
                    "or play is no player to rate (0: never stop).")
+@click.option("--rank-by", type=click.Choice(sorted(RANKINGS)), default="loss", show_default=True,
+              help="How the summary ranks the entrants: loss rate (a game's one result is its loser), openskill "
+                   "rating of the finishing order, or mean place.")
+@click.option("--report-every", type=click.IntRange(0), default=None, metavar="N",
+              help="Every N games, a line on stderr: games done, pace, ETA, standings so far, the SPRT's LLR, "
+                   "forfeits [default: about every tenth of the match; 0: never].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
-          game_time, results, resume, logs, stderr_dir, listen, sprt, max_forfeits, as_json) -> None:
+          game_time, results, resume, logs, stderr_dir, listen, sprt, max_forfeits, rank_by, report_every,
+          as_json) -> None:
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
     --concurrency.
+
+    \b
+    A stdio: bot (protocol/STDIO.md) reads one JSON line per decision on stdin and answers
+    one line on stdout; it plays in this process (through pidor bridge at the local server
+    when a cmd: or tcp: entrant plays too). While the match runs, a line on stderr every
+    --report-every games: the pace, the ETA, the standings so far, the SPRT, the forfeits.
 
     \b
     A cmd: program gets PIDOR_HOST, PIDOR_PORT, PIDOR_TABLE, PIDOR_SEAT and PIDOR_TOKEN in
@@ -156,11 +171,9 @@ def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, n
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--sprt") from None
     where = _listen(listen)
-    bar = None
-    if sys.stderr.isatty() and games > 1:
-        bar = click.progressbar(length=games, label=f"{game} ×{players or game_class(game).DEFAULTS['players']}",
-                                file=sys.stderr)
-        bar.__enter__()
+    progress = Progress(f"{game} ×{players or game_class(game).DEFAULTS['players']}",
+                        default_every(games) if report_every is None else report_every, sys.stderr,
+                        sys.stderr.isatty())
     started = time.perf_counter()
     try:
         result = run_match(game, players, games, options=options,
@@ -169,11 +182,9 @@ def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, n
                            concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,
                            clock=TimeControl(move_time, game_time),
                            stderr_dir=stderr_dir or logs or "pidor-match-stderr", listen=where, sprt=test,
-                           max_forfeits=max_forfeits, progress=None if bar is None else bar.update)
+                           max_forfeits=max_forfeits, rank_by=rank_by, progress=progress)
     except MatchInterrupted as e:
-        if bar is not None:
-            bar.__exit__(None, None, None)
-            bar = None
+        progress.close()
         click.echo(_interrupted(e, seed), err=True)
         sys.exit(130)
     except MatchError as e:
@@ -189,8 +200,7 @@ def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, n
         raise click.ClickException(f"cannot write {e.filename or logs or results}: {e.strerror or e}; "
                                    "give --logs and --results a place you may write") from None
     finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+        progress.close()
     seconds = time.perf_counter() - started
     if as_json:
         click.echo(json.dumps(result.to_dict(), ensure_ascii=False))

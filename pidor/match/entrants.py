@@ -6,12 +6,16 @@
 * ``cmd:COMMAND LINE``: an external program in any language. The runner starts one local
   server and launches the command for a seat as :mod:`pidor.match.launch` says (``PIDOR_HOST``
   … ``PIDOR_TOKEN`` in its environment, ``{host}`` … ``{token}`` in its arguments);
+* ``stdio:COMMAND LINE``: a program in any language that reads the host's lines on stdin
+  and answers on stdout (``protocol/STDIO.md``, :mod:`pidor.stdio`); played in-process, or
+  through ``pidor bridge`` as a ``cmd:`` program when the match has its local server;
 * ``tcp:TOKEN``: a bot that is already running, maybe on another machine: it connects to
   the runner's server with this token (``hello`` with ``token``) and is seated for it.
 
 An entrant without a name is named by its spec (``builtin:random``; a second one with the
 same spec ``builtin:random#2``), a ``cmd:`` one by its program: the file name of the last
-word before the first option (``cmd:python bots/mine.py --port {port}`` is ``mine.py``).
+word before the first option (``cmd:python bots/mine.py --port {port}`` is ``mine.py``), a
+``stdio:`` one likewise.
 """
 
 from __future__ import annotations
@@ -29,16 +33,16 @@ __all__ = ["Entrant", "parse_entrant", "named_entrant", "name_entrants"]
 #: An entrant's name: printable, no ``=``, at most 32 characters (a player name's limit).
 NAME_MAX = 32
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.~-]{7,127}")  # (no leading "-": a bot's --token would take it for an option)
-_KINDS = "builtin:POLICY[:params], py:MODULE:CLASS[:params], cmd:COMMAND LINE or tcp:TOKEN"
+_KINDS = "builtin:POLICY[:params], py:MODULE:CLASS[:params], cmd:COMMAND LINE, stdio:COMMAND LINE or tcp:TOKEN"
 
 
 @dataclass(frozen=True)
 class Entrant:
     name: str
     spec: str
-    kind: str  # builtin | py | cmd | tcp
+    kind: str  # builtin | py | cmd | stdio | tcp
     params: dict = field(default_factory=dict, compare=False)  # builtin, py: the policy spec
-    argv: tuple[str, ...] = ()  # cmd: the command line, placeholders unfilled
+    argv: tuple[str, ...] = ()  # cmd: the command line, placeholders unfilled; stdio: the command line
     token: str | None = None  # tcp: the token the bot says hello with
     given: bool = False  # named by --entrant (else by its spec or program)
 
@@ -51,7 +55,7 @@ class Entrant:
 def parse_entrant(spec: str, name: str | None = None) -> Entrant:
     """An entrant from its spec; ``ValueError`` with a one-line reason."""
     kind, sep, rest = spec.partition(":")
-    if not sep or kind not in ("builtin", "py", "cmd", "tcp"):
+    if not sep or kind not in ("builtin", "py", "cmd", "stdio", "tcp"):
         raise ValueError(f"unknown entrant {shown(spec)}: use {_KINDS}")
     given = name is not None
     name = spec if name is None else name
@@ -68,8 +72,10 @@ def parse_entrant(spec: str, name: str | None = None) -> Entrant:
     except ValueError as e:
         raise ValueError(f"cannot split the command line {shown(rest)}: {e}") from None
     if not argv:
-        raise ValueError("cmd: needs a command line, e.g. cmd:python my_bot.py --games 0")
-    check_command(argv)
+        example = "cmd:python my_bot.py --games 0" if kind == "cmd" else "stdio:python3 my_bot.py"
+        raise ValueError(f"{kind}: needs a command line, e.g. {example}")
+    if kind == "cmd":
+        check_command(argv)
     return Entrant(name if given else _program(argv), spec, kind, argv=argv, given=given)
 
 

@@ -69,7 +69,7 @@ from ..server.runner import TableRunner
 from ..server.state import Runner
 from ..server.store import Store
 from .entrants import Entrant
-from .launch import Program, Stderr, launch
+from .launch import DEFAULT_MOVE_TIME, Program, Stderr, launch
 from .play import Setup
 from .record import (
     count_events,
@@ -79,15 +79,14 @@ from .record import (
     new_record,
     server_seed,
     standin_seed,
+    timed,
 )
 from .schedule import Game
 
-__all__ = ["play_external", "MatchTable", "DEFAULT_MOVE_TIME", "CONNECT_TIME", "MAX_REFUSED"]
+__all__ = ["play_external", "MatchTable", "CONNECT_TIME", "MAX_REFUSED"]
 
 log = logging.getLogger(__name__)
 
-#: Seconds for each action when ``--move-time`` is not given.
-DEFAULT_MOVE_TIME = 5.0
 #: Seconds a bot has to connect and sit before its game starts without it.
 CONNECT_TIME = 30.0
 #: While the runner waits for a bot to come, it says so every this many seconds.
@@ -241,6 +240,7 @@ class MatchHooks(TableHooks):
         self._refused = [0] * players
         self._since: list[float | None] = [None] * players  # turn clock running since
         self._spent = [0.0] * players  # seconds of this game's turns
+        self._turns = [[0, 0.0, 0.0] for _ in range(players)]  # turns answered, seconds, the longest
 
     # --- what the runner asks (through the inbox) -----------------------------------
 
@@ -286,6 +286,7 @@ class MatchHooks(TableHooks):
         self.house.path = plan.path
         n = len(st.seats)
         self._refused, self._since, self._spent = [0] * n, [None] * n, [0.0] * n
+        self._turns = [[0, 0.0, 0.0] for _ in range(n)]
         humans = [s for s in st.seats if s.kind == "human"]
         st.host = humans[0].index  # (shown as host while the game is played: the runner started it)
         table.start_game(None, None, server_seed=plan.deal_seed, fresh=True)  # every game at a fresh table
@@ -371,8 +372,13 @@ class MatchHooks(TableHooks):
                 continue
             if seat.turn_deadline is None:
                 if self._since[i] is not None:
-                    self._spent[i] += now - self._since[i]
+                    took = now - self._since[i]
+                    self._spent[i] += took
                     self._since[i] = None
+                    turns = self._turns[i]
+                    turns[0] += 1
+                    turns[1] += took
+                    turns[2] = max(turns[2], took)
                 continue
             if self._since[i] is None:
                 self._since[i] = now
@@ -396,6 +402,9 @@ class MatchHooks(TableHooks):
                 seat.vacate()
             # (a player stays seated here until the runner seats him for his next game:
             # a program that plays N games says leave here after its last one)
+        for i, player in enumerate(plan.players):
+            if player is not None:  # (a bot program: its turns, from the prompt to the answer)
+                timed(plan.record, i, self._turns[i])
         finish_record(plan.record, result, plan.record["actions"], plan.path)
         plan.over.set()
 

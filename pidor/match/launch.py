@@ -29,14 +29,19 @@ import re
 import signal
 import string
 import subprocess
+import threading
 from pathlib import Path
 
 import trio
 
 from ..engine.game import shown
 
-__all__ = ["PLACEHOLDERS", "check_command", "fill_command", "bot_environment", "launch", "Program", "Stderr",
-           "STDERR_HEAD", "STDERR_TAIL", "telling_lines", "telling_line"]
+__all__ = ["PLACEHOLDERS", "check_command", "fill_command", "literal", "bot_environment", "launch", "Program", "Stderr",
+           "STDERR_HEAD", "STDERR_TAIL", "telling_lines", "telling_line", "DEFAULT_MOVE_TIME"]
+
+#: Seconds for each action of a bot program (``stdio:``, ``cmd:``, ``tcp:``) when
+#: ``--move-time`` is not given.
+DEFAULT_MOVE_TIME = 5.0
 
 #: The fields a command line may name, and the environment gives as ``PIDOR_<FIELD>``.
 PLACEHOLDERS = ("host", "port", "table", "seat", "token")
@@ -75,6 +80,11 @@ def check_command(argv: tuple[str, ...]) -> None:
 def fill_command(argv: tuple[str, ...] | list[str], values: dict) -> list[str]:
     """The command line with its placeholders filled in."""
     return [arg.format(**values) for arg in argv]
+
+
+def literal(arg: str) -> str:
+    """``arg`` as :func:`fill_command` leaves it (its braces doubled)."""
+    return arg.replace("{", "{{").replace("}", "}}")
 
 
 def bot_environment(values: dict) -> dict[str, str]:
@@ -165,7 +175,8 @@ class Stderr:
     """The stderr of one bot's programs: into ``path`` (appended; ``None``: no file), the
     first :data:`STDERR_HEAD` bytes as they come, then only the last :data:`STDERR_TAIL`,
     written with a line that says how much was cut when it is closed; the last lines in
-    ``lines``. Several programs may write at once: each one's lines go in whole."""
+    ``lines``. Several programs may write at once, from several threads too (a ``stdio:``
+    bot's pipe is read by a thread): each one's lines go in whole."""
 
     def __init__(self, path: str | os.PathLike | None = None) -> None:
         self.path = None if path is None else Path(path)
@@ -181,6 +192,7 @@ class Stderr:
         self.pumping = 0  # pipes being read
         self.drained = trio.Event()  # set whenever no pipe is being read
         self.drained.set()
+        self._lock = threading.Lock()
 
     def last(self) -> str | None:
         """The line that best tells why its program failed (:func:`telling_line`)."""
@@ -213,6 +225,10 @@ class Stderr:
                 self.drained.set()
 
     def write(self, data: bytes) -> None:
+        with self._lock:
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
         for raw in data.rsplit(b"\n", KEPT_LINES + 1)[-KEPT_LINES - 1:]:
             if raw:
                 self.lines.append(raw.decode("utf-8", "replace").rstrip())
@@ -231,6 +247,10 @@ class Stderr:
 
     def close(self) -> None:
         """Write the kept tail (after a line that says what was cut) and close the file."""
+        with self._lock:
+            self._close()
+
+    def _close(self) -> None:
         if self.file is None:
             return
         if self.cut:

@@ -1,16 +1,20 @@
-"""One game of in-process entrants (built-in policies), played to its end with no clock:
-a pure function of the match's setup and the game, so that worker processes (local or
-Ray, :mod:`pidor.match.pool`) can play any game anywhere and give the same record."""
+"""One game of in-process entrants, played to its end: built-in and ``py:`` policies with
+no clock, a pure function of the match's setup and the game, so that worker processes
+(local or Ray, :mod:`pidor.match.pool`) can play any game anywhere and give the same
+record; ``stdio:`` bots through the :class:`~pidor.match.stdio.Stable` of the thread that
+plays the game (their clock is the host's: a bot that fails forfeits to an honest
+stand-in, :mod:`pidor.stdio.seat`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..autoplay import GameTooLong, play_game
-from ..bots import make_policy
+from ..bots import RandomBot, make_policy
 from ..engine.seeds import Rng
 from ..engine.table import Table
 from ..gamelog.record import Recorder, seat_info
+from ..stdio.seat import StdioPolicy
 from .entrants import Entrant
 from .record import (
     bot_seed,
@@ -21,8 +25,11 @@ from .record import (
     match_extra,
     new_record,
     server_seed,
+    standin_seed,
+    timed,
 )
 from .schedule import Game
+from .stdio import Stable
 
 __all__ = ["Setup", "play"]
 
@@ -38,32 +45,58 @@ class Setup:
     logs: str | None = None  # a directory: one log per game
 
 
-def play(setup: Setup, game: Game) -> dict:
-    """Play ``game`` at a fresh table; its record (and its log, with ``setup.logs``)."""
+def _seat_info(e: Entrant, seed: bytes) -> dict:
+    if e.kind == "stdio":
+        return seat_info("external", name=e.name, spec=e.spec, seed=seed.hex())
+    return seat_info("bot", policy=e.params["policy"], spec=e.spec,
+                     params={k: v for k, v in e.params.items() if k != "policy"}, seed=seed.hex())
+
+
+def play(setup: Setup, game: Game, stable: Stable | None = None) -> dict:
+    """Play ``game`` at a fresh table; its record (and its log, with ``setup.logs``).
+    ``stable``: the ``stdio:`` bots of the thread that plays it."""
     options = setup.options
     n = options["players"]
     table = Table(options)
     entrants = [setup.entrants[e] for e in game.seating]
     seeds = [bot_seed(setup.base, game.index, s) for s in range(n)]
-    bots = [make_policy(entrants[s].params, s, seeds[s]) for s in range(n)]
-    seats = [seat_info("bot", policy=e.params["policy"], spec=e.spec,
-                       params={k: v for k, v in e.params.items() if k != "policy"}, seed=seeds[s].hex())
-             for s, e in enumerate(entrants)]
     deal = server_seed(setup.base, game.deal)
     record = new_record(options, game.index, game.deal, deal, [e.name for e in entrants])
     path = log_path(setup.logs, options["game"], game.index)
-    rec = Recorder(table, path, seats=seats, server_seed=deal, seat_seeds=list(setup.seat_seeds),
-                   extra=match_extra(record))
+    rec = Recorder(table, path, seats=[_seat_info(e, seeds[s]) for s, e in enumerate(entrants)], server_seed=deal,
+                   seat_seeds=list(setup.seat_seeds), extra=match_extra(record))
+
+    def forfeit(seat: int, reason: str, detail: str) -> None:
+        record["forfeits"].append({"seat": seat, "reason": reason})
+        stable.forfeited(entrants[seat], game.index, seat, reason, detail)
+
+    bots = []
+    for s, e in enumerate(entrants):
+        if e.kind == "stdio":
+            bots.append(stable.seat(e, s, seeds[s], RandomBot(s, standin_seed(setup.base, game.index, s)), forfeit))
+        else:
+            bots.append(make_policy(e.params, s, seeds[s]))
+    stdio = [b for b in bots if isinstance(b, StdioPolicy)]
+    if stdio:
+        rec.notes["forfeits"] = record["forfeits"]  # (the footer's, as at a match's server)
 
     def count(events: list[dict]) -> None:
         count_events(record, events)
 
-    count(rec.start())
-    target = rec if path is not None else table  # without a log, skip the recorder
+    started = rec.start()
+    count(started)
+    # Without a log, skip the recorder; a stdio bot's stand-in needs it (its actions: auto, T9).
+    target = rec if path is not None or stdio else table
     try:
-        actions = play_game(target, bots, Rng(driver_key(setup.base, game.index), b"driver"), on_events=count)
+        actions = play_game(target, bots, Rng(driver_key(setup.base, game.index), b"driver"), on_events=count,
+                            started=started)
     except GameTooLong:
         rec.close(aborted="the game did not end within the step bound")
         raise
+    finally:
+        for b in stdio:
+            stable.done(entrants[b.seat], b, table.game.result if table.over else None)
     rec.close()
+    for b in stdio:
+        timed(record, b.seat, b.moves)
     return finish_record(record, table.game.result, actions, path)

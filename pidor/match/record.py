@@ -23,6 +23,11 @@ events with reason ``convicted``; ``false_calls`` are ``mark`` events with reaso
 ``order`` is the result's finishing order (first out first; the loser is not in it).
 ``forfeits``: the seats whose bot crashed, hung, ran out of time, sent garbage, never came or left, with the
 reason; an honest stand-in played each of them from then on.
+
+``time`` (only in a game with a bot that runs as a program: ``stdio:``, ``cmd:``, ``tcp:``):
+per seat ``[turns, seconds, longest]``, the turns its bot answered, the seconds they took in
+all (from the question to the answer, as the host saw it) and the longest one; ``null`` for
+the seats of built-in and ``py:`` policies, which run with no clock.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from pathlib import Path
 from ..games import spec
 
 __all__ = ["match_base", "mac", "server_seed", "bot_seed", "standin_seed", "driver_key", "new_record",
-           "match_extra", "count_events", "finish_record", "log_path"]
+           "match_extra", "count_events", "timed", "finish_record", "log_path"]
 
 
 def mac(key: bytes, *parts: bytes) -> bytes:
@@ -92,6 +97,13 @@ def count_events(record: dict, events: list[dict]) -> None:
                 record["convicted"][e["seat"]] += 1
             elif reason == "false_call" or reason == "lost_vote":
                 record["false_calls"][e["seat"]] += 1
+
+
+def timed(record: dict, seat: int, moves: list) -> None:
+    """The seat's bot answered ``moves[0]`` turns in ``moves[1]`` seconds, the longest
+    ``moves[2]`` (the record's ``time``)."""
+    times = record.setdefault("time", [None] * len(record["seating"]))
+    times[seat] = [moves[0], round(moves[1], 6), round(moves[2], 6)]
 
 
 def finish_record(record: dict, result: dict, actions: int, log: str | None) -> dict:

@@ -1,6 +1,8 @@
 """A match from start to summary: entrants and schedule, then every game not yet played
-(in-process through :mod:`pidor.match.pool`, or on a local server when an entrant is an
-external program, :mod:`pidor.match.external`), one record each (:mod:`pidor.match.record`),
+(in-process through :mod:`pidor.match.pool`; with ``stdio:`` bots, by threads of this
+process, :mod:`pidor.match.stdio`; or on a local server when an entrant is an external
+program, :mod:`pidor.match.external`, where a ``stdio:`` bot plays through ``pidor
+bridge``), one record each (:mod:`pidor.match.record`),
 appended to ``--results``; the summary is computed from all the records in game order, so
 it is the same however the games were spread, and after ``--resume``.
 
@@ -12,21 +14,25 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
 from ..bots.specs import check_plays
 from ..engine.table import table_options
+from ..stdio import bridge_command
+from ..stdio.seat import Clock
 from .entrants import Entrant, name_entrants, parse_entrant
-from .play import Setup
+from .launch import DEFAULT_MOVE_TIME, literal
+from .play import Setup, play
 from .pool import play_all
 from .record import match_base, server_seed
 from .schedule import Game, schedule
-from .stats import Sprt, SprtTest
+from .stdio import play_threads, stderr_files
+from .stats import RANKINGS, Sprt, SprtTest, summarize
 from .summary import match_summary
 
-__all__ = ["MatchResult", "run_match", "DEFAULT_SPEC", "MAX_FORFEITS", "MatchError", "MatchFailed", "EntrantFailing",
+__all__ = ["Interim", "MatchResult", "run_match", "DEFAULT_SPEC", "MAX_FORFEITS", "MatchError", "MatchFailed", "EntrantFailing",
            "MatchInterrupted", "read_results"]
 
 DEFAULT_SPEC = "builtin:random"
@@ -72,6 +78,24 @@ class TimeControl:
 
     move: float | None = None
     game: float | None = None
+
+
+@dataclass
+class Interim:
+    """A match under way, after each game (``run_match``'s ``progress``): ``done`` of its
+    ``total`` games recorded (``resumed`` of them by an earlier run), the SPRT's status if
+    one runs, and :meth:`summary` of the games so far (computed when asked)."""
+
+    done: int
+    total: int
+    resumed: int
+    sprt: dict | None
+    records: dict[int, dict]
+    pair: tuple[str, str] | None
+    rank_by: str
+
+    def summary(self) -> dict:
+        return summarize([self.records[i] for i in sorted(self.records)], self.pair, self.rank_by)
 
 
 @dataclass
@@ -229,7 +253,8 @@ def run_match(
     listen: tuple[str, int] = ("127.0.0.1", 0),
     sprt: Sprt | None = None,
     max_forfeits: int = MAX_FORFEITS,
-    progress: Callable[[int], None] | None = None,
+    rank_by: str = "loss",
+    progress: Callable[[Interim], None] | None = None,
 ) -> MatchResult:
     """Play a match of ``game`` with ``options`` (the game's: ``deck``, ``teams``…, and its
     clocks). Entrants come from ``entrants`` or seat ``specs`` (one per seat in
@@ -238,8 +263,11 @@ def run_match(
     again). ``sprt``: stop early once the SPRT of the first entrant against the second
     decides, checked on the games in index order (a deal's games together with
     ``rotate``). ``max_forfeits``: raise :class:`EntrantFailing` once an entrant has
-    forfeited that many games in a row from its first (0: never). ``progress(1)`` after
-    each game played. Ctrl-C raises :class:`MatchInterrupted`."""
+    forfeited that many games in a row from its first (0: never). ``rank_by``: how the
+    summary ranks the entrants (:data:`~pidor.match.stats.RANKINGS`). ``progress`` gets an
+    :class:`Interim` after each game played. Ctrl-C raises :class:`MatchInterrupted`."""
+    if rank_by not in RANKINGS:
+        raise MatchError(f"--rank-by is one of {', '.join(RANKINGS)}, not {rank_by!r}")
     try:
         given = {} if players is None else {"players": players}  # (None: the game's default)
         options = table_options({**(options or {}), "game": game, **given})
@@ -253,10 +281,15 @@ def run_match(
     try:
         entrants = name_entrants(entrants)
         for e in entrants:  # a policy that does not play the game is refused at once
-            if not e.external:
+            if e.kind in ("builtin", "py"):
                 check_plays(e.params, game)
     except ValueError as e:
         raise MatchError(str(e)) from None
+    if any(e.external for e in entrants):  # a stdio: bot at the match's server plays through pidor bridge
+        entrants = [replace(e, kind="cmd", argv=tuple(map(literal, bridge_command(e.argv))))
+                    if e.kind == "stdio" else e for e in entrants]
+    elif ray is not None and any(e.kind == "stdio" for e in entrants):
+        raise MatchError("stdio: bots play in this process: --ray plays built-in and py: entrants only")
     seat_seeds = list(seat_seeds or [])
     if len(seat_seeds) > n:
         raise MatchError(f"{len(seat_seeds)} seat seeds for {n} players")
@@ -276,6 +309,8 @@ def run_match(
     setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs))
     todo = [g for g in plan if g.index not in done]
     test = None if sprt is None else _SprtCheck(sprt, plan, entrants, rotate, done)
+    pair = None if sprt is None else (entrants[0].name, entrants[1].name)
+    resumed = len(done)
     forfeits = _ForfeitWatch(max_forfeits)
     stderr: dict = {}  # each cmd: entrant's Stderr, by name
     out = None if results is None else open(results, "a", encoding="utf-8")  # noqa: SIM115 - closed below
@@ -286,9 +321,11 @@ def run_match(
             if out is not None:
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 out.flush()
+            stop = forfeits.add(record) or test is not None and test.decided()
             if progress is not None:
-                progress(1)
-            return forfeits.add(record) or test is not None and test.decided()
+                progress(Interim(len(done), len(plan), resumed, None if test is None else test.status(), done, pair,
+                                 rank_by))
+            return stop
 
         if any(e.external for e in entrants):
             from .external import play_external
@@ -296,9 +333,22 @@ def run_match(
             stderr = play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
                                    stderr_dir=stderr_dir, listen=listen)
         else:
-            for record in play_all(setup, todo, concurrency, ray):
-                if played(record):
-                    break
+            if any(e.kind == "stdio" for e in entrants):
+                clock = clock or TimeControl()
+                stderr = stderr_files(entrants, stderr_dir)
+                games_done = play_threads(lambda game, stable: play(setup, game, stable), todo, concurrency,
+                                          Clock(clock.move or DEFAULT_MOVE_TIME, clock.game),
+                                          stderr)
+            else:
+                games_done = play_all(setup, todo, concurrency, ray)
+            try:
+                for record in games_done:
+                    if played(record):
+                        break
+            finally:
+                games_done.close()
+                for err in stderr.values():
+                    err.close()
     except BaseException as e:
         if _interrupted(e):
             raise MatchInterrupted(len(done), len(plan), results) from None
@@ -311,6 +361,6 @@ def run_match(
     records = [done[i] for i in sorted(done)]
     if test is not None:
         records = records[:test.decided_at or len(records)]
-    pair = None if sprt is None else (entrants[0].name, entrants[1].name)
-    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status(), stderr)
+    summary = match_summary(records, entrants, options, seed, pair, None if test is None else test.status(), stderr,
+                            rank_by)
     return MatchResult(summary, records, [r["log"] for r in records if r["log"] is not None])

@@ -27,12 +27,12 @@ from pathlib import Path
 import click
 
 from ..gamelog.format import CHUNK
-from ..gamelog.reader import looks_like_jsonl, open_file, sniff, unreadable, walk
+from ..gamelog.reader import first_json, is_log, looks_like_jsonl, open_file, unreadable, walk
 from ..gamelog.verify import verify_file
 from ..games import GAME_IDS
 from .record import count_events, finish_record, new_record
 from .runner import MatchError, MatchFailed, read_results
-from .stats import summarize, summary_table
+from .stats import RANKINGS, summarize, summary_table
 
 __all__ = ["entrant_name", "log_record", "LogTally", "check_record", "read_sources", "standings"]
 
@@ -137,24 +137,11 @@ def check_record(rec) -> str | None:
 
 def _kind(data: bytes) -> str | None:
     """``log``, ``results`` or ``None`` for a file whose first bytes are ``data`` and that is
-    neither (an empty file too: a bot's empty stderr beside the logs, more likely than a log
-    cut before its header)."""
-    if not data:
-        return None
-    if sniff(data) == "msgpack":
+    neither (an empty file too: :func:`~pidor.gamelog.reader.is_log`)."""
+    if is_log(data):
         return "log"
-    if not looks_like_jsonl(data):
-        return None
-    first = data.lstrip(b" \t\r\n\xef\xbb\xbf").split(b"\n", 1)[0]
-    try:
-        obj = json.loads(first)
-    except ValueError:
-        return None
-    if isinstance(obj, dict) and obj.get("kind") == "header":
-        return "log"
-    if isinstance(obj, dict) and "seating" in obj:
-        return "results"
-    return None
+    first = first_json(data) if looks_like_jsonl(data) else None
+    return "results" if isinstance(first, dict) and "seating" in first else None
 
 
 def _results(path: Path) -> list[dict]:
@@ -226,9 +213,10 @@ def _read_source(path: Path, named: bool, records: list[dict], sources: dict) ->
     return kind
 
 
-def standings(paths, game: str | None = None, pair: tuple[str, str] | None = None, progress=None) -> dict:
-    """The summary of the games in ``paths`` (of ``game`` only, when given), with
-    ``game`` and ``sources`` (:func:`read_sources`)."""
+def standings(paths, game: str | None = None, pair: tuple[str, str] | None = None, progress=None,
+              rank_by: str = "loss") -> dict:
+    """The summary of the games in ``paths`` (of ``game`` only, when given), ranked
+    ``rank_by``, with ``game`` and ``sources`` (:func:`read_sources`)."""
     records, sources = read_sources(paths, progress)
     games = sorted({r.get("game") for r in records} - {None})
     if game is None and len(games) > 1:
@@ -241,7 +229,7 @@ def standings(paths, game: str | None = None, pair: tuple[str, str] | None = Non
         if missing:
             raise Unusable(f"no games of {', '.join(repr(m) for m in missing)}")
     out = {"game": game if game is not None else (games[0] if games else None), "sources": sources}
-    out.update(summarize(records, pair))
+    out.update(summarize(records, pair, rank_by))
     return out
 
 
@@ -264,15 +252,18 @@ class _InputError(click.ClickException):
               help="Count only games of this game (needed when the inputs mix games).")
 @click.option("--pair", nargs=2, default=None, metavar="A B",
               help="Compare these two entrants (default: when there are exactly two).")
+@click.option("--rank-by", type=click.Choice(sorted(RANKINGS)), default="loss", show_default=True,
+              help="Rank by loss rate (a game's one result is its loser), openskill rating or mean place.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def standings_command(paths, game, pair, as_json) -> None:
+def standings_command(paths, game, pair, rank_by, as_json) -> None:
     """Rank entrants from game logs and `pidor match --results` files (files or directories).
 
     A log counts only if it verifies (pidor verify) and its game is over; the others are
     listed as skipped. The table gives per entrant: games, losses, the loss rate with its 95%
     Wilson interval, draws, mean place, cheats, convictions, false calls, forfeits and the
-    openskill rating (mu - 3 sigma, with mu ± sigma); for two entrants, A's score against B,
-    its Elo and the likelihood of superiority. docs/MATCHES.md explains each number.
+    openskill rating (mu - 3 sigma, with mu ± sigma), ranked by the loss rate (--rank-by);
+    for two entrants, A's score against B, its Elo and the likelihood of superiority; for
+    more, the crosstable of loss rates. docs/MATCHES.md explains each number.
 
     \b
     Examples:
@@ -291,7 +282,7 @@ def standings_command(paths, game, pair, as_json) -> None:
         bar.__enter__()
     try:
         out = standings(paths, game, tuple(pair) if pair else None,
-                        progress=None if bar is None else bar.update)
+                        progress=None if bar is None else bar.update, rank_by=rank_by)
     except Unusable as e:
         raise _InputError(str(e)) from None
     finally:

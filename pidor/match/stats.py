@@ -19,9 +19,20 @@ of a game plays two games of it:
 * ``mu``, ``sigma``, ``rating``: an openskill Plackett–Luce rating (Weng & Lin 2011,
   algorithm 4, the ``openskill`` package with its defaults: mu 25, sigma 25/3) updated with
   each game's finishing order (ranks = places, so the seats of a drawn game tie);
-  ``rating = mu - 3 sigma``, the conservative estimate the table is sorted by. An entrant
-  that holds several seats of a game is rated once per seat from its rating before the game,
-  and the updates are added: the mu changes summed, the variance factors multiplied.
+  ``rating = mu - 3 sigma``, a conservative estimate. An entrant that holds several seats of
+  a game is rated once per seat from its rating before the game, and the updates are added:
+  the mu changes summed, the variance factors multiplied;
+* ``time`` (records with ``time``: bot programs): the turns it answered, their mean and
+  longest time in ms; ``None`` for an entrant with no timed turn.
+
+**Ranking** (``rank_by``, :data:`RANKINGS`; each row's ``rank``): by the loss rate, lowest
+first (the default: the games have one result, who is the pidor, the durak; going out first
+or last among the others is worth nothing), by the rating (the finishing order: it counts
+going out early, which a bot that only avoids losing does not try for) or by the mean place.
+Ties go to the mean place, then the loss rate, then the name.
+
+**Crosstable** (more than two entrants): for each entrant A and each B it met, the games
+both sat in and how many of them A lost (its seat was the loser), A's loss rate against B.
 
 **Two entrants A and B** (:func:`pair_summary`, :func:`sprt_status`): each game in which both
 sit gives A a *score* on the loss rates: 1 if a seat of B lost, 0 if a seat of A lost, 1/2
@@ -49,12 +60,18 @@ from openskill.models import PlackettLuce
 
 from ..games import GAME_IDS, ResultField, spec
 
-__all__ = ["Z95", "wilson", "places", "summarize", "pair_summary", "summary_table",
-           "Sprt", "parse_sprt", "SprtTest", "sprt_status", "llr", "elo_to_score"]
+__all__ = ["Z95", "wilson", "places", "summarize", "pair_summary", "crosstable", "summary_table", "RANKINGS",
+           "ranking_line", "Sprt", "parse_sprt", "SprtTest", "sprt_status", "llr", "elo_to_score"]
 
 Z95 = 1.959963984540054  # the standard normal's 97.5% quantile: two-sided 95%
 _COUNTS = ("cheats", "convicted", "false_calls")
 _DIGITS = 4  # floats in a summary are rounded to this, so that it prints the same everywhere
+#: How the entrants may be ranked (``--rank-by``), and why each.
+RANKINGS = {
+    "loss": "by loss rate, lowest first: a game has one result, its loser (the pidor, the durak)",
+    "rating": "by openskill rating (mu - 3 sigma) of the finishing order: going out early counts too",
+    "place": "by mean place, lowest first: the finishing order, as it fell",
+}
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -85,11 +102,12 @@ def _round(x: float | None) -> float | None:
 
 class _Entrant:
     __slots__ = ("games", "losses", "draws", "places", "cheats", "convicted", "false_calls", "forfeits",
-                 "reasons", "tallies")
+                 "reasons", "tallies", "time")
 
     def __init__(self) -> None:
         self.games = self.losses = self.draws = self.cheats = self.convicted = self.false_calls = 0
         self.forfeits = self.places = 0
+        self.time: list | None = None  # turns answered, seconds in all, the longest
         self.reasons: dict[str, int] = {}  # forfeits by reason
         self.tallies: dict[str, list] = {}  # the game's result fields (ResultField.tally): each game's count
 
@@ -127,10 +145,13 @@ def _tally(f: ResultField, counts: list) -> float | int | str | None:
     return counts[-1] if counts else None
 
 
-def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> dict:
-    """The summary of games: ``games``, ``draws``, ``actions``, ``entrants`` (sorted by
-    rating, best first, then by name) and, with exactly two entrants or an explicit ``pair``,
-    ``pair`` (:func:`pair_summary`). The same records in the same order give the same dict."""
+def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None, rank_by: str = "loss") -> dict:
+    """The summary of games: ``games``, ``draws``, ``actions``, ``rank_by``, ``entrants``
+    (ranked, best first: module docstring) and, with exactly two entrants or an explicit
+    ``pair``, ``pair`` (:func:`pair_summary`); with more than two, ``crosstable``. The same
+    records in the same order give the same dict."""
+    if rank_by not in RANKINGS:
+        raise ValueError(f"rank by {', '.join(RANKINGS)}, not {rank_by!r}")
     records = list(records)
     model = PlackettLuce()  # openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
     stats: dict[str, _Entrant] = {}
@@ -156,6 +177,12 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
                     st.tallies.setdefault(f.tally, []).append(counted)
             for key in _COUNTS:
                 setattr(st, key, getattr(st, key) + rec[key][seat])
+            timed = (rec.get("time") or [None] * (seat + 1))[seat]
+            if timed is not None:
+                t = st.time = st.time or [0, 0.0, 0.0]
+                t[0] += timed[0]
+                t[1] += timed[1]
+                t[2] = max(t[2], timed[2])
         for f in rec.get("forfeits", ()):
             st = stats[rec["seating"][f["seat"]]]
             st.forfeits += 1
@@ -173,16 +200,47 @@ def summarize(records: Iterable[dict], pair: tuple[str, str] | None = None) -> d
             "forfeits": st.forfeits, "forfeit_reasons": dict(sorted(st.reasons.items())),
             "loss_rate": _round(st.losses / st.games), "loss_rate_95": [_round(x) for x in interval],
             "mu": _round(mu), "sigma": _round(sigma), "rating": _round(mu - 3 * sigma),
+            "time": None if st.time is None else {
+                "turns": st.time[0], "mean_ms": _round(1000 * st.time[1] / st.time[0]) if st.time[0] else None,
+                "max_ms": _round(1000 * st.time[2])},
         })
         for f in fields:
             rows[-1][f.tally] = _tally(f, st.tallies.get(f.tally, []))
-    rows.sort(key=lambda r: (-r["rating"], r["name"]))
-    out = {"games": len(records), "draws": draws, "actions": actions, "entrants": rows}
+    rows.sort(key=_RANK_KEYS[rank_by])
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    out = {"games": len(records), "draws": draws, "actions": actions, "rank_by": rank_by, "entrants": rows}
     if pair is None and len(rows) == 2:
         pair = tuple(sorted(r["name"] for r in rows))
     if pair is not None:
         out["pair"] = pair_summary(records, *pair)
+    if len(rows) > 2:
+        out["crosstable"] = crosstable(records, [r["name"] for r in rows])
     return out
+
+
+_RANK_KEYS = {
+    "loss": lambda r: (r["loss_rate"], r["mean_place"], r["name"]),
+    "rating": lambda r: (-r["rating"], r["name"]),
+    "place": lambda r: (r["mean_place"], r["loss_rate"], r["name"]),
+}
+
+
+def crosstable(records: Iterable[dict], names: list[str]) -> dict:
+    """For each entrant A (of ``names``, in that order) and each B it met: ``{"games",
+    "losses", "loss_rate"}``, A's losses in the games where both sat."""
+    cells: dict[tuple[str, str], list[int]] = {}
+    for rec in records:
+        seating = rec["seating"]
+        loser = None if rec["loser"] is None else seating[rec["loser"]]
+        present = set(seating)
+        for a in present:
+            for b in present - {a}:
+                cell = cells.setdefault((a, b), [0, 0])
+                cell[0] += 1
+                cell[1] += loser == a
+    return {a: {b: {"games": g, "losses": lost, "loss_rate": _round(lost / g)}
+                for b in names if (a, b) in cells for g, lost in [cells[a, b]]} for a in names}
 
 
 # --- two entrants ---------------------------------------------------------------------------
@@ -357,36 +415,59 @@ def _num(x, fmt: str = "{:.2f}") -> str:
     return "—" if x is None else fmt.format(x)
 
 
-def summary_table(summary: dict) -> str:
-    """The summary as the lines of a table (entrants best first) and, for two entrants,
-    one line of A against B."""
-    entrants = summary["entrants"]
-    known = ("name", "spec", "games", "losses", "draws", "mean_place", "cheats", "convicted", "false_calls",
-             "forfeits", "forfeit_reasons", "loss_rate", "loss_rate_95", "mu", "sigma", "rating", "stderr",
-             "stderr_last")
-    # the game's own tallies (ResultField.tally: «погоны», team losses, mean score…)
-    extra = [(key, key.replace("_", " ")) for key in (entrants[0] if entrants else {}) if key not in known]
-    head = ("entrant", "games", "losses", "loss rate (95%)", "draws", "mean place", "cheats",
-            "convicted", "false calls", "forfeits", *(title for _, title in extra), "rating (mu ± sigma)")
-    rows = [head]
-    for e in entrants:
-        lo, hi = e["loss_rate_95"]
-        rows.append((e["name"], str(e["games"]), str(e["losses"]),
-                     f"{e['loss_rate']:.3f} ({lo:.3f}–{hi:.3f})", str(e["draws"]),
-                     _num(e["mean_place"]), str(e["cheats"]), str(e["convicted"]),
-                     str(e["false_calls"]), str(e["forfeits"]), *(str(e[key]) for key, _ in extra),
-                     f"{e['rating']:.2f} ({e['mu']:.2f} ± {e['sigma']:.2f})"))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+def ranking_line(rank_by: str) -> str:
+    """What the table's order means: ``ranked by loss rate, lowest first: …``."""
+    others = "|".join(k for k in RANKINGS if k != rank_by)
+    return f"ranked {RANKINGS[rank_by]} (--rank-by {others})"
+
+
+def _columns(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells as aligned lines (the first column to the left), a rule under the first."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = []
     for k, row in enumerate(rows):
         cells = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))]
         lines.append("  ".join(cells).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
+    return lines
+
+
+def summary_table(summary: dict) -> str:
+    """The summary as the lines of a table (entrants best first, as ranked), then for two
+    entrants one line of A against B, for more the crosstable of loss rates."""
+    entrants = summary["entrants"]
+    known = ("name", "spec", "rank", "games", "losses", "draws", "mean_place", "cheats", "convicted", "false_calls",
+             "forfeits", "forfeit_reasons", "loss_rate", "loss_rate_95", "mu", "sigma", "rating", "time", "stderr",
+             "stderr_last")
+    # the game's own tallies (ResultField.tally: «погоны», team losses, mean score…), beside the loss rate
+    extra = [(key, key.replace("_", " ")) for key in (entrants[0] if entrants else {}) if key not in known]
+    timed = any(e.get("time") for e in entrants)
+    head = ("entrant", "games", "losses", "loss rate (95%)", *(title for _, title in extra), "draws", "mean place",
+            "cheats", "convicted", "false calls", "forfeits", "rating (mu ± sigma)",
+            *(("ms a turn (max)",) if timed else ()))
+    rows = [head]
+    for e in entrants:
+        lo, hi = e["loss_rate_95"]
+        t = e.get("time")
+        rows.append((e["name"], str(e["games"]), str(e["losses"]),
+                     f"{e['loss_rate']:.3f} ({lo:.3f}–{hi:.3f})",
+                     *(_num(e[key], "{:.1f}") if type(e[key]) is float else str(e[key]) for key, _ in extra),
+                     str(e["draws"]), _num(e["mean_place"]), str(e["cheats"]), str(e["convicted"]),
+                     str(e["false_calls"]), str(e["forfeits"]),
+                     f"{e['rating']:.2f} ({e['mu']:.2f} ± {e['sigma']:.2f})",
+                     *((("—" if not t else f"{_num(t['mean_ms'])} ({t['max_ms']:.1f})"),) if timed else ())))
+    lines = [ranking_line(summary.get("rank_by", "rating")), *_columns(rows)]
     p = summary.get("pair")
     if p is not None:
         interval = "" if p["elo_95"] is None else f" [{_num(p['elo_95'][0], '{:.1f}')}, {_num(p['elo_95'][1], '{:.1f}')}]"
         lines.append(f"{p['a']} vs {p['b']} in {p['games']} games: {p['b']} lost {p['wins']}, {p['a']} lost "
                      f"{p['losses']}, neither {p['draws']}; score {_num(p['score'], '{:.3f}')}, "
                      f"elo {_num(p['elo'], '{:+.1f}')}{interval}, LOS {p['los'] * 100:.1f}%")
+    cross = summary.get("crosstable")
+    if cross:
+        names = [e["name"] for e in entrants]
+        lines.append("loss rate of each (row) in its games with each (column):")
+        lines += _columns([("", *names)] + [(a, *(_num((cross[a].get(b) or {}).get("loss_rate"), "{:.3f}")
+                                                  if a != b else "" for b in names)) for a in names])
     return "\n".join(lines)

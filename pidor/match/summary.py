@@ -1,8 +1,9 @@
 """The summary of a match: the match's options and :func:`pidor.match.stats.summarize` of
 its records (per entrant: games, losses with a Wilson interval, draws, mean place, cheats,
-convictions, false calls, forfeits by reason, an openskill rating; for two entrants, A
-against B); for a ``cmd:`` entrant, its stderr file and the line of its end that best
-tells why it failed (:func:`pidor.match.launch.telling_line`)."""
+convictions, false calls, forfeits by reason, an openskill rating, the time its bot took a
+turn; ranked by loss, rating or place; for two entrants, A against B; for more, the
+crosstable); for a ``cmd:`` or ``stdio:`` entrant, its stderr file and the line of its end
+that best tells why it failed (:func:`pidor.match.launch.telling_line`)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,15 @@ __all__ = ["match_summary", "summary_text"]
 
 
 def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
-                  pair: tuple[str, str] | None = None, sprt: dict | None = None, stderr: dict | None = None) -> dict:
-    """The match's summary; each entrant's row also gives its ``spec``, and with its
-    :class:`~pidor.match.launch.Stderr` in ``stderr`` (by name) ``stderr`` (the file, or
-    ``None``) and ``stderr_last`` (``None`` when it wrote nothing)."""
+                  pair: tuple[str, str] | None = None, sprt: dict | None = None, stderr: dict | None = None,
+                  rank_by: str = "loss") -> dict:
+    """The match's summary, its entrants ranked ``rank_by``; each entrant's row also gives
+    its ``spec``, and with its :class:`~pidor.match.launch.Stderr` in ``stderr`` (by name)
+    ``stderr`` (the file, or ``None``) and ``stderr_last`` (``None`` when it wrote nothing)."""
     out = {"game": options["game"], "players": options["players"], "deck": options["deck"], "seed": seed}
     # the game's other options (durak's hard, teams, simple's lead…), as its spec declares them
     out.update({k: options[k] for k in game_class(options["game"]).DEFAULTS if k not in out})
-    out.update(summarize(records, pair))
+    out.update(summarize(records, pair, rank_by))
     specs = {e.name: e.spec for e in entrants}
     out["entrants"] = [{"name": row["name"], "spec": specs[row["name"]], **row} for row in out["entrants"]]
     for row in out["entrants"]:
@@ -37,7 +39,8 @@ def match_summary(records: list[dict], entrants: list, options: dict, seed: str,
 
 def summary_text(summary: dict, logs: list[str], seconds: float | None = None) -> str:
     s = summary
-    changed = [f"{k}={str(v).lower() if type(v) is bool else v}" for k, v in s.items()
+    changed = [f"{k}={str(v).lower() if type(v) is bool else ','.join(v) if type(v) is list else v}"
+               for k, v in s.items()
                if k in game_class(s["game"]).DEFAULTS and k not in ("players", "deck")
                and v != game_class(s["game"]).DEFAULTS[k]]  # the options that differ from the game's own
     lines = [f"{s['game']}: {s['players']} players, deck {s['deck']}" + "".join(f", {c}" for c in changed)

@@ -10,14 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..bots import parse_spec
-from ..cards import card_code, parse_card
+from ..cards import card_code, parse_card, parse_rank, parse_suit, rank_code, suit_code
 from ..games import GAME_IDS, game_class, text_of
 
 __all__ = ["Command", "CommandError", "parse_command", "usage"]
 
 #: how an action's argument is written, by its type (``Game.ACTIONS``)
-_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]"}
+_ARG = {"card": "CARD", "cards": "CARD...", "seat": "SEAT", "index": "[{name}]", "rank": "RANK", "suit": "SUIT"}
 USAGE = {"vote": "vote pidor|clean", "hint": "hint off", "bot": "bot SEAT [SPEC]"}
+#: The words a person types for the table itself, never for a game's action: no game may
+#: name an action so (``«сто одно»``'s pass is ``skip``: ``pass`` lets a call window go).
+TABLE_WORDS = frozenset({"help", "?", "h", "quit", "exit", "q", "view", "look", "v", "hint", "call", "pass", "start",
+                         "bot", "vote"})
 GUILTY = {"pidor": True, "пидор": True, "guilty": True, "yes": True,
           "clean": False, "чист": False, "innocent": False, "no": False}
 
@@ -41,6 +45,20 @@ def _card(text: str) -> str:
         return card_code(parse_card(text))
     except ValueError:
         raise CommandError("bad_card", text=text) from None
+
+
+def _rank(text: str) -> str:
+    try:
+        return rank_code(parse_rank(text))
+    except ValueError:
+        raise CommandError("bad_rank", text=text) from None
+
+
+def _suit(text: str) -> str:
+    try:
+        return suit_code(parse_suit(text))
+    except ValueError:
+        raise CommandError("bad_suit", text=text) from None
 
 
 def _number(text: str) -> int:
@@ -124,21 +142,32 @@ def parse_command(line: str, *, game: str | None, options=(), view: dict | None 
     spec_ = game_class(game).ACTIONS.get(word)
     if spec_ is None:
         raise CommandError("not_this_game" if word in kinds else "unknown", word=word, game=game)
-    required = [name for name, typ in spec_ if typ != "index"]
-    if any(typ == "cards" for _, typ in spec_):  # one card or more
-        if not args:
-            raise CommandError("usage", usage=usage(game, word))
-        return Command("send", {"type": "act", "action": {"type": word, "cards": [_card(t) for t in args]}})
-    if not len(required) <= len(args) <= len(spec_):
-        raise CommandError("usage", usage=usage(game, word))
+    # The arguments in the order the game declares them; ``cards`` takes every word left,
+    # an ``index`` left out is filled in below.
     action: dict = {"type": word}
-    for (name, typ), text in zip(spec_, args):
-        if typ == "card":
-            action[name] = _card(text)
-        elif typ == "seat":
-            action[name] = _seat(text, players)
-        else:  # an index: a position on the table
-            action[name] = _number(text)
+    words_left = list(args)
+    for name, typ in spec_:
+        if typ == "cards":
+            if not words_left:
+                raise CommandError("usage", usage=usage(game, word))
+            action[name], words_left = [_card(t) for t in words_left], []
+        elif not words_left:
+            if typ != "index":
+                raise CommandError("usage", usage=usage(game, word))
+        else:
+            text = words_left.pop(0)
+            if typ == "card":
+                action[name] = _card(text)
+            elif typ == "seat":
+                action[name] = _seat(text, players)
+            elif typ == "rank":
+                action[name] = _rank(text)
+            elif typ == "suit":
+                action[name] = _suit(text)
+            else:  # an index: a position on the table
+                action[name] = _number(text)
+    if words_left:
+        raise CommandError("usage", usage=usage(game, word))
     for name, typ in spec_:
         if typ == "index" and name not in action:
             value = _default_index(game, word, name, action, options, view)

@@ -57,11 +57,16 @@ def error_text(msg: dict, lang: str) -> str:
 
 
 def option_command(action: dict) -> str:
-    """The command a person types for an action: ``beat 10♥ 2``, ``lay 1``, ``bito``."""
+    """The command a person types for an action: ``beat 10♥ 2``, ``lay 1``, ``bito``,
+    ``lead K 9♥ A♠`` (a rank named, then cards)."""
     parts = [action.get("type", "?")]
+    if isinstance(action.get("rank"), str):  # a rank named (a claim), before the cards it names
+        parts.append(action["rank"].replace("T", "10"))
     if "card" in action:
         parts.append(card(action["card"]))
     parts += [card(c) for c in action.get("cards") or []]  # simple durak's lead (V1)
+    if "suit" in action:
+        parts.append(card(action["suit"]))  # a suit named (its sign)
     for key in ("to", "target", "index"):
         if key in action:
             parts.append(str(action[key]))
@@ -117,6 +122,9 @@ def event_lines(e: dict, me: int | None, name: Name, lang: str = "en", *, game: 
         return [T["verdict"].format(outcome=w(e.get("outcome")), counts=counts)]
     if t == "undo":
         return [T["undo"].format(seat=n(e.get("seat")), action=said(e.get("action"), e.get("seat")))]
+    if t == "honest_only":  # (T6, D11: who may play honest options only)
+        seats = e.get("seats") or []
+        return [T["honest_only"].format(seats=", ".join(n(s) for s in seats)) if seats else T["honest_none"]]
     if t == "mark":
         if e.get("seat") is None:
             return [T["mark_none"].format(reason=w(e.get("reason")))]
@@ -186,7 +194,7 @@ def view_lines(view: dict, me: int | None, name: Name, lang: str = "en") -> list
     lines += ["  " + line for line in text.board(sayer, view)]
     if view.get("out"):
         lines.append("  " + B["out"].format(seats=", ".join(name(s) for s in view["out"])))
-    if me is not None:  # a spectator has no hand
+    if me is not None and "hand" in view:  # a spectator has no hand (nor has anybody in a game of decks)
         lines.append(say(lang, "hand", cards=cards(view.get("hand"))))
     return lines
 

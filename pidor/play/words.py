@@ -47,6 +47,8 @@ TEXTS = {
         "not_this_game": "{word!r} is not an action of {game}",
         "bad_card": "{text!r} is not a card (write it like Th, 10h or 10♥)",
         "bad_number": "{text!r} is not a number",
+        "bad_rank": "{text!r} is not a rank (write it like K, 10 or T)",
+        "bad_suit": "{text!r} is not a suit (write it c, d, h, s or ♣ ♦ ♥ ♠)",
         "bad_seat": "there is no seat {seat} (seats are 0..{last})",
         "bad_spec": "not a bot: {why}",
         "no_option": "there is no option {n} now",
@@ -93,6 +95,8 @@ TEXTS = {
         "not_this_game": "{word!r} — не действие игры {game}",
         "bad_card": "{text!r} — не карта (пишите Th, 10h или 10♥)",
         "bad_number": "{text!r} — не число",
+        "bad_rank": "{text!r} — не ранг (пишите K, 10 или Т — туз)",
+        "bad_suit": "{text!r} — не масть (пишите c, d, h, s или ♣ ♦ ♥ ♠)",
         "bad_seat": "нет места {seat} (места 0..{last})",
         "bad_spec": "такого бота нет: {why}",
         "no_option": "сейчас нет варианта {n}",
@@ -124,6 +128,8 @@ EVENTS = {
         "give": "{from_} gives {to} {card}",
         "out": "{seat} is out (place {place})",
         "payment_due": "{from_} owe(s) {to} a card",
+        "honest_only": "bound to honest play now (T6): {seats}",
+        "honest_none": "nobody is bound to honest play now",
         "other": "{type}: {fields}",
     },
     "ru": {
@@ -145,6 +151,8 @@ EVENTS = {
         "give": "{from_} отдаёт {to} {card}",
         "out": "{seat} вышел (место {place})",
         "payment_due": "{from_} должен {to} карту",
+        "honest_only": "теперь обязаны играть честно (T6): {seats}",
+        "honest_none": "больше никто не обязан играть честно",
         "other": "{type}: {fields}",
     },
 }
@@ -262,6 +270,7 @@ HELP = {
   «пидор» deal:   draw · move SEAT · lay SEAT · keep
   «пидор» tricks: lead CARD · beat CARD [TARGET] · take [INDEX] · close
   durak:          attack CARD · cover CARD [TARGET] · transfer CARD · bito · take
+                  show CARD (a проездной, V12) · reserve (take up your поджопники, V11)
   payments:       give CARD
   N               play option N of your turn's list
   in a call window:  !  «пидор!» at once · space  let it go at once (or just wait)
@@ -275,6 +284,7 @@ Any action your hands can do is accepted, honest or not: a cheat may be called."
   пидор, раздача:  draw · move МЕСТО · lay МЕСТО · keep
   пидор, розыгрыш: lead КАРТА · beat КАРТА [НОМЕР] · take [НОМЕР] · close
   дурак:           attack КАРТА · cover КАРТА [НОМЕР] · transfer КАРТА · bito · take
+                   show КАРТА (проездной, V12) · reserve (взять поджопники, V11)
   расплата:        give КАРТА
   N                сыграть вариант N из списка вашего хода
   в окне крика:    !  «пидор!» сразу · пробел  пропустить сразу (или просто ждать)

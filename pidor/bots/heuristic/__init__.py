@@ -7,7 +7,8 @@ brings tactics (``pidor/games/<folder>/bots.py``), and judgement at the table.
   costs (``Tactics.cost``) and the chance that an opponent calls it, estimated from what
   each one did with the rule-breaking actions he had the chance to call.
 * It calls an action when it notices that the action visibly broke a rule (with chance
-  ``attention``), and votes by what it saw.
+  ``attention``), and votes by what it saw (and, for a rule broken out of sight, by what
+  the court says).
 
 Parameters: ``cheat`` (0 honest, 0.5 weighs gain against cost, 1 reckless), ``attention``
 (the chance it notices a visible violation), ``risk`` (the highest chance of being called
@@ -16,6 +17,7 @@ it accepts).
 
 from __future__ import annotations
 
+from ...games import spec
 from ..policy import Observation, Policy
 from ..specs import register
 from ..tactics import Tactics, tactics
@@ -93,4 +95,8 @@ class HeuristicPolicy(Policy):
         court = obs.court
         if court is None:
             return None
-        return bool(obs.visible_violations(court["accused"], court["action"]))
+        if obs.visible_violations(court["accused"], court["action"]):
+            return True
+        # a rule broken out of sight (cards laid face down, Rule.hidden): the court says it was
+        hidden = spec(obs.game).hidden_rules
+        return any(r.get("id") in hidden for r in court.get("rules") or ())

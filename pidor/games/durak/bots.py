@@ -3,8 +3,12 @@
 Greedy (the cheapest-card yardstick): lead the lowest non-trump (simple durak: the lead that
 sheds most cards without a trump, V1-V4); throw in the lowest non-trump of a rank on the
 table; transfer with a non-trump when that is honest (D7); cover each card with the
-cheapest beater, non-trumps first (D4); take when a card cannot be covered (D6); give the
-cheapest card for the mark (D12).
+cheapest beater, non-trumps first (D4); take when a card cannot be covered (D6), unless a
+проездной passes the attack on (V12: the seed's very case); give the cheapest card for the
+mark (D12).
+
+Both know that the trump can change (V10 ``two_trumps``): while the second trump lies face
+down, what a card is worth keeping counts its suit as trump by :func:`trump_weights`.
 
 The heuristic's honest play, from the seat's view and its honest options (wire form):
 
@@ -15,18 +19,21 @@ The heuristic's honest play, from the seat's view and its honest options (wire f
 * Defend: transfer with a non-trump when honest (D7); cover with the cheapest beaters, the
   hardest card first (D4); take (D6) when a card cannot be covered, or when covering would
   spend a trump above the lowest on a small table while the deck still gives cards.
+* A проездной (V12) is kept, dearer than any trump, for when it saves a take: shown then,
+  instead of taking.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ...bots.tactics import Goal, Tactics, by_type, cheapest, suit_index
 from ...cards import card_code, low_rank, parse_card
+from ...cards import deck as full_deck
 from ...engine.game import Game
 
 __all__ = ["TACTICS", "GOALS", "DurakTactics", "durak_action", "durak_move", "durak_cheats", "durak_value", "durak_key",
-           "lead_key", "cover_plan", "TableSeen", "plainly_clean"]
+           "lead_key", "cover_plan", "TableSeen", "plainly_clean", "trump_weights", "card_value"]
 
 #: Throw in a card worth less than this (:func:`durak_value`): with the deck empty every
 #: plain card and the four lowest trumps; while it lasts every plain card (a card played is
@@ -38,6 +45,17 @@ THROW_BELOW = (17, 13)
 #: Early, while a small table can be taken, a trump worth this much (:func:`durak_value`:
 #: any trump above the deck's lowest) is not spent on it.
 DEAR = 14
+#: What the heuristic adds to a проездной's worth (V12): kept like a card this many ranks
+#: higher (a queen as dear as a low trump), it is led, thrown in and covered with only after
+#: the cheaper cards, and shown whenever a take is due (a small table taken early to keep a
+#: trump, D6, included). Measured against 3 × greedy (perevodnoy, ``pass_card=Qs``, 2,000
+#: games): kept dearer than any trump, the heuristic lost 27.3% [25.3, 29.2]; so only while
+#: the deck lasts, 24.1%; kept this much, 22.5% [20.7, 24.3]; not kept at all, 22.4%; shown
+#: only when nothing covers (the seed's own case), 24.0%.
+KEEP = 8
+#: A suit counts as trump for the plain-card rules (transfer, throw in with a plain card)
+#: below this weight (:func:`trump_weights`).
+PLAIN = 0.5
 
 
 def durak_key(card: int, trump: int) -> tuple[bool, int]:
@@ -57,17 +75,52 @@ def durak_value(card: int, trump: int, low_i: int) -> int:
     return card % 13 - low_i + (13 if card // 13 == trump else 0)
 
 
+def trump_weights(view: dict) -> tuple[float, ...]:
+    """How much of a trump each suit is worth holding, per suit (``cdhs``): 1 for the trump,
+    0 for the others; but while V10's second trump lies face down, the trump holds only
+    until the deck runs out. Then a suit weighs, for the trump now, the share of the cards
+    still to play before the turn, and for every suit, the chance that the set-aside card is
+    of it (its share of the cards the seat has not seen) times the share after the turn."""
+    trump = suit_index(view["trump"])
+    if view.get("second_trump", 0) is not None:  # no second trump, or it has turned
+        return tuple(1.0 if s == trump else 0.0 for s in range(4))
+    seen = {parse_card(c) for c in view["hand"]} | {parse_card(c) for pair in view["table"] for c in pair if c}
+    if view.get("trump_card"):
+        seen.add(parse_card(view["trump_card"]))
+    unseen = [0] * 4
+    for c in full_deck(view["deck_size"]):
+        if c not in seen:
+            unseen[c // 13] += 1
+    left = view["deck"] + sum(view["hands"]) + sum(view.get("reserve") or ())
+    before = view["deck"] / left if left else 0.0
+    total = sum(unseen) or 1
+    return tuple((before if s == trump else 0.0) + (1.0 - before) * unseen[s] / total for s in range(4))
+
+
+def card_value(view: dict, keep: bool = False) -> Callable[[int], float]:
+    """:func:`durak_value` on the seat's view, suits weighed by :func:`trump_weights` (V10);
+    ``keep``: a проездной dearest of all (V12)."""
+    weights = trump_weights(view)
+    low_i = low_rank(view["deck_size"]) - 2
+    passes = {parse_card(c) for c in view.get("pass_card") or ()} if keep else ()
+    if not passes:
+        return lambda c: c % 13 - low_i + 13 * weights[c // 13]
+    return lambda c: c % 13 - low_i + 13 * weights[c // 13] + (KEEP if c in passes else 0)
+
+
 def _beats(card: int, target: int, trump: int) -> bool:
     if card // 13 == target // 13:
         return card > target
     return card // 13 == trump
 
 
-def cover_plan(targets: list[int], hand: list[int], trump: int) -> dict[int, int] | None:
-    """Cheapest beaters for every target card (target -> beater), the hardest target first;
-    ``None`` when some target cannot be covered from ``hand``."""
+def cover_plan(targets: list[int], hand: list[int], trump: int,
+               value: Callable[[int], Any] | None = None) -> dict[int, int] | None:
+    """Cheapest beaters for every target card (target -> beater; ``value``: what a card is
+    worth keeping, by default :func:`durak_key`), the hardest target first; ``None`` when
+    some target cannot be covered from ``hand``."""
     key = lambda c: durak_key(c, trump)  # noqa: E731
-    free = sorted(hand, key=key)
+    free = sorted(hand, key=value or key)
     plan: dict[int, int] = {}
     for t in sorted(targets, key=key, reverse=True):
         for c in free:
@@ -82,22 +135,25 @@ def cover_plan(targets: list[int], hand: list[int], trump: int) -> dict[int, int
 
 def greedy_action(view: dict, honest: list[dict]) -> dict | None:
     trump = suit_index(view["trump"])
-    key = lambda c: durak_key(c, trump)  # noqa: E731
+    weights = trump_weights(view)
+    key = lambda c: c % 13 + 13 * weights[c // 13]  # noqa: E731 cheapest, trumps last (V10: as they weigh)
+    plain = lambda a: weights[parse_card(a["card"]) // 13] < PLAIN  # noqa: E731
     kinds = by_type(honest)
     if "give" in kinds:
         return cheapest(kinds["give"], key)
     table = view["table"]
     if view["seat"] == view["defender"] and table:
-        plain = [a for a in kinds.get("transfer", ()) if parse_card(a["card"]) // 13 != trump]
-        if plain:  # D7: pass the attack on with a non-trump
-            return cheapest(plain, key)
+        plain_transfers = [a for a in kinds.get("transfer", ()) if plain(a)]
+        if plain_transfers:  # D7: pass the attack on with a non-trump
+            return cheapest(plain_transfers, key)
         uncovered = [i for i, (_, c) in enumerate(table) if c is None]
         if not uncovered:
             return None  # everything is covered: the others say «бито» or throw in
         covers = kinds.get("cover", [])
         for i in uncovered:
             if not any(a["target"] == i for a in covers):
-                return {"type": "take"}  # D6: a card that cannot be covered
+                # D6: a card that cannot be covered; V12: a проездной passes it on instead
+                return kinds["show"][0] if "show" in kinds else {"type": "take"}
         return cheapest([a for a in covers if a["target"] == uncovered[0]], key)
     if "lead" in kinds:  # simple durak (V1-V4)
         return min(kinds["lead"], key=lambda a: lead_key([parse_card(c) for c in a["cards"]],
@@ -105,9 +161,9 @@ def greedy_action(view: dict, honest: list[dict]) -> dict | None:
     attacks = kinds.get("attack", [])
     if not table:
         return cheapest(attacks, key) if attacks else None
-    plain = [a for a in attacks if parse_card(a["card"]) // 13 != trump]
-    if plain:
-        return cheapest(plain, key)
+    plain_attacks = [a for a in attacks if plain(a)]
+    if plain_attacks:
+        return cheapest(plain_attacks, key)
     return kinds["bito"][0] if "bito" in kinds else None
 
 
@@ -121,7 +177,8 @@ def durak_action(view: dict, honest: list[dict]) -> dict | None:
         [parse_card(c) for c in view["hand"]], [parse_card(a) for a, _ in table],
         [-1 if c is None else parse_card(c) for _, c in table], suit_index(view["trump"]),
         low_rank(view["deck_size"]) - 2, view["deck"], view["seat"] == view["defender"],
-        [_engine_form(a) for a in honest])
+        [_engine_form(a) for a in honest], trump_weights(view),
+        frozenset(parse_card(c) for c in view.get("pass_card") or ()))
     if move is None:
         return None
     data = {"type": move[0]}
@@ -143,12 +200,19 @@ def _engine_form(a: dict) -> tuple:
 
 
 def durak_move(hand: list[int], attack: list[int], cover: list[int], trump: int, low_i: int, deck: int,
-               defending: bool, honest: list[tuple]) -> tuple | None:
+               defending: bool, honest: list[tuple], weights: tuple[float, ...] | None = None,
+               passes: frozenset[int] = frozenset()) -> tuple | None:
     """The heuristic's honest choice in engine form (``("cover", card, target)``, ...) from
     the seat's hand, the table (``cover[i]`` -1: uncovered), the trump suit, the deck's
     lowest rank index and size, whether the seat defends, and its honest actions; ``None``
-    to wait."""
-    value = lambda c: c % 13 - low_i + (13 if c // 13 == trump else 0)  # noqa: E731 durak_value
+    to wait. ``weights``: each suit's worth as a trump (V10, :func:`trump_weights`; by default
+    the trump's alone); ``passes``: the проездные (V12), kept for when one saves a take."""
+    if weights is None:
+        weights = tuple(1.0 if s == trump else 0.0 for s in range(4))
+    if passes:
+        value = lambda c: c % 13 - low_i + 13 * weights[c // 13] + (KEEP if c in passes else 0)  # noqa: E731
+    else:
+        value = lambda c: c % 13 - low_i + 13 * weights[c // 13]  # noqa: E731 durak_value, weighed
     key = lambda a: value(a[1])  # noqa: E731
     kinds: dict[str, list[tuple]] = {}
     for a in honest:
@@ -156,7 +220,10 @@ def durak_move(hand: list[int], attack: list[int], cover: list[int], trump: int,
     if "give" in kinds:
         return min(kinds["give"], key=key)
     if defending and attack:
-        return _defend(kinds, hand, attack, cover, trump, deck, value)
+        move = _defend(kinds, hand, attack, cover, trump, deck, value, weights)
+        if move == ("take",) and "show" in kinds:
+            return kinds["show"][0]  # V12: the проездной saves the take
+        return move
     if "lead" in kinds:  # simple durak (V1-V4)
         return min(kinds["lead"], key=lambda a: lead_key(a[1], value))
     attacks = kinds.get("attack", [])
@@ -177,14 +244,14 @@ def _lead(attacks: list[tuple], hand: list[int], value) -> tuple:
 
 
 def _defend(kinds: dict, hand: list[int], attack: list[int], cover: list[int], trump: int, deck: int,
-            value) -> tuple | None:
-    plain = [a for a in kinds.get("transfer", ()) if a[1] // 13 != trump]
+            value, weights: tuple[float, ...]) -> tuple | None:
+    plain = [a for a in kinds.get("transfer", ()) if weights[a[1] // 13] < PLAIN]
     if plain:
         return min(plain, key=lambda a: value(a[1]))
     uncovered = {a: i for i, (a, c) in enumerate(zip(attack, cover)) if c < 0}
     if not uncovered or not kinds:
         return None
-    plan = cover_plan(list(uncovered), hand, trump)
+    plan = cover_plan(list(uncovered), hand, trump, value)
     if plan is None:
         return ("take",)
     on_table = len(attack) + len(attack) - len(uncovered)
@@ -200,9 +267,8 @@ def durak_cheats(view: dict, honest_choice: dict | None, honest: list[dict]) -> 
     covering with a card that does not beat instead of taking (D4b), and throwing in a
     rank not on the table to shed a card once the deck is empty (D3r). Both are made
     with a card of the seat's own hand on the public table: no belief needed."""
-    trump = suit_index(view["trump"])
-    low_i = low_rank(view["deck_size"]) - 2
-    value = lambda a: durak_value(parse_card(a["card"]), trump, low_i)  # noqa: E731
+    worth = card_value(view, keep=True)
+    value = lambda a: worth(parse_card(a["card"]))  # noqa: E731
     table = view["table"]
     hand = view["hand"]
     out: list[tuple[float, dict]] = []
@@ -287,9 +353,15 @@ def _playout_move(game: Any, seat: int, honest: list[tuple]) -> tuple:
     """The greedy rule on the engine's own actions (cheapest cover, take what cannot be
     covered, lead and throw in the cheapest non-trump), many times faster than the wire form.
     (The heuristic's own rule, ``durak_move``, made weaker playouts at the same budget:
-    the heuristic lost 58.6% of 140 decided games against it, 65.9% of 138 with this.)"""
+    the heuristic lost 58.6% of 140 decided games against it, 65.9% of 138 with this.)
+    A проездной (V12) is kept for a take it saves: shown instead, never spent while another
+    card will do."""
     trump = game.trump
-    key = lambda a: (a[1] // 13 == trump, a[1] % 13)  # noqa: E731
+    passes = game.pass_cards
+    if passes:
+        key = lambda a: (a[1] in passes, a[1] // 13 == trump, a[1] % 13)  # noqa: E731
+    else:
+        key = lambda a: (a[1] // 13 == trump, a[1] % 13)  # noqa: E731
     kinds: dict[str, list[tuple]] = {}
     for a in honest:
         kinds.setdefault(a[0], []).append(a)
@@ -302,14 +374,14 @@ def _playout_move(game: Any, seat: int, honest: list[tuple]) -> tuple:
         covers = kinds.get("cover", [])
         uncovered = [i for i, c in enumerate(game.cover) if c < 0]
         if any(not any(a[2] == i for a in covers) for i in uncovered):
-            return ("take",)
+            return kinds["show"][0] if "show" in kinds else ("take",)
         return min(covers, key=key)
     if "lead" in kinds:  # simple durak (V1-V4)
         return min(kinds["lead"], key=lambda a: lead_key(a[1], lambda c: (13 if c // 13 == trump else 0) + c % 13))
     attacks = kinds.get("attack", [])
     if not game.attack:
         return min(attacks, key=key)
-    plain = [a for a in attacks if a[1] // 13 != trump or not game.deck]
+    plain = [a for a in attacks if (a[1] // 13 != trump or not game.deck) and a[1] not in passes]
     if plain:
         return min(plain, key=key)
     return kinds["bito"][0] if "bito" in kinds else honest[0]
@@ -327,6 +399,8 @@ class DurakTactics(Tactics):
     def observe(self, event: dict) -> None:
         if self._glance and event["type"] in TableSeen.EVENTS:
             self.table_seen.see(event)
+        elif event["type"] == "trump_turned":  # V10: the trump has changed
+            self._trump = event["trump"]
 
     def greedy(self, view: dict, honest: list[dict]) -> dict | None:
         return greedy_action(view, honest)
@@ -360,6 +434,9 @@ class DurakTactics(Tactics):
     def playout(self, game: Game, seat: int, honest: list[tuple]) -> tuple:
         return _playout_move(game, seat, honest)
 
+    def holding(self, game: Any, seat: int) -> int:
+        return len(game.hands[seat]) + len(game.reserves[seat])  # V11: his поджопники too
+
     def distinct(self, game: Any, honest: list[tuple]) -> list[tuple]:
         """Of cards alike for the move (a plain card or a trump of one rank to lead, throw
         in or transfer; a plain or a trump beater of the hardest uncovered card) only the
@@ -375,7 +452,7 @@ class DurakTactics(Tactics):
                          key=lambda t: (game.attack[t] // 13 == trump, game.attack[t] % 13))
         for a in honest:
             kind = a[0]
-            if kind in ("take", "bito"):
+            if kind in ("take", "bito", "show", "reserve"):  # (V12: any проездной passes the attack on alike)
                 best[(kind,)] = a
                 continue
             if kind == "lead":  # simple durak: every lead is its own choice
@@ -399,8 +476,10 @@ _FIELD = (  # each game against 3 × greedy (issue 15)
     Goal("heuristic", _H, (_G,) * 3, 0.17),
     Goal("honest", _HONEST, (_G,) * 3, 0.17),
 )
+_YARD = {"two_trumps": True, "reserve": 2, "pass_card": ["Qs"]}
 #: The strength figures of each game (``scripts/bench_bots.py``, issue 15), named
-#: ``<game>-<goal>``; those that compare policies and tables are podkidnoy's.
+#: ``<game>-<goal>``; those that compare policies and tables are podkidnoy's. The yard
+#: variants' rows (issue 31: V10-V12) are figures without a bound.
 GOALS = {"podkidnoy": _FIELD + (
     Goal("vs-random", _H, (_R,), 0.02, games=400),
     Goal("ismcts", "builtin:ismcts", (_H,), 0.65, measure="won", games=400),
@@ -409,4 +488,10 @@ GOALS = {"podkidnoy": _FIELD + (
     Goal("honest-0.9", _HONEST, (f"{_R}:attention=0.9",) * 3),
     Goal("cheat-0.9", f"{_H}:cheat=1", (f"{_R}:attention=0.9",) * 3),
     Goal("speed", _H, (_R,) * 3, 0.30, measure="speed", games=200),
-), "perevodnoy": _FIELD, "simple": tuple(Goal(g.name, g.subject, g.field, measure=g.measure) for g in _FIELD)}
+    Goal("two-trumps", _HONEST, (_G,) * 3, options={"two_trumps": True}),
+    Goal("reserve", _HONEST, (_G,) * 3, options={"reserve": 2}),
+), "perevodnoy": _FIELD + (
+    Goal("pass-card", _HONEST, (_G,) * 3, options={"pass_card": ["Qs"]}),
+    Goal("yard", _HONEST, (_G,) * 2, options=_YARD),
+    Goal("yard-ismcts", "builtin:ismcts", (_H,), measure="won", games=400, options=_YARD),
+), "simple": tuple(Goal(g.name, g.subject, g.field, measure=g.measure) for g in _FIELD)}

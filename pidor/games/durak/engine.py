@@ -1,5 +1,6 @@
 """«Дурак»: podkidnoy and perevodnoy (rulings D1–D12), with team play (V6, V7), «погоны»
-(V8) and the house options (V9); sans-IO. Simple durak (V1–V5) builds on it (:mod:`.simple`).
+(V8), the house options (V9) and the yard variants (V10–V12, :mod:`.yard`); sans-IO. Simple
+durak (V1–V5) builds on it (:mod:`.simple`).
 
 State (all plain ints and lists, so snapshots are cheap):
 
@@ -21,6 +22,8 @@ State (all plain ints and lists, so snapshots are cheap):
 * ``payments``: pending ``[giver, recipient]`` card payments for the mark (D12).
 * ``epaulettes[seat]``: the last attack on the seat was two cards of the lowest rank (V8).
 * ``barred``: this bout may not be transferred (V9 ``no_first_transfer``).
+* the yard variants' (V10–V12): ``aside``, ``reserve_size``, ``reserves``, ``raising`` and
+  ``pass_cards`` (:mod:`.yard`).
 
 Several seats may act at once (D3): every non-defender in the game may throw in while the
 defender covers. The table accepts one action at a time, in order of arrival; the server
@@ -44,6 +47,7 @@ from ...engine.game import (
 from ...engine.options import Option
 from ...engine.units import UNIT_OPTIONS, Units
 from .state import DurakState
+from .yard import PASS_OPTION, YARD_OPTIONS, YardVariants, check_yard
 
 __all__ = ["DurakGame", "PodkidnoyGame", "PerevodnoyGame", "HAND", "TEAMS"]
 
@@ -58,7 +62,7 @@ def _impossible(message: str, rule: str | None = None) -> ImpossibleAction:
     return ImpossibleAction(message, rule)
 
 
-class DurakGame(DurakState, Game):
+class DurakGame(DurakState, YardVariants, Game):
     """Podkidnoy rules; :class:`PerevodnoyGame` adds transfers (D7)."""
 
     #: durak-4: every game ends by T13; durak-3 added «погоны» (V8) to the result. Logs of
@@ -75,6 +79,7 @@ class DurakGame(DurakState, Game):
         "bito": (),
         "take": (),
         "give": (("card", "card"),),
+        "reserve": (),
     }
     OPTIONS = (
         Option("players", 4, "int", {"en": "players at the table", "ru": "игроков за столом"}, low=2, high=6),
@@ -86,6 +91,7 @@ class DurakGame(DurakState, Game):
                choices=(None, "2x2", "3x3")),
         Option("no_limit", False, "bool", {"en": "V9 «до завала»: only the defender's hand limits the attack",
                                            "ru": "V9 «до завала»: подкидывать, сколько есть карт у отбивающегося"}),
+        *YARD_OPTIONS,
         *UNIT_OPTIONS,
     )
     CLOCKS = (Option("bito_timeout", 10.0, "seconds", {"en": "D5: silence that counts as «бито»",
@@ -111,6 +117,7 @@ class DurakGame(DurakState, Game):
         teams = out.get("teams")
         if teams is not None and out["players"] != TEAMS[teams]:
             raise ValueError(f"teams {teams} needs players {TEAMS[teams]}, not {out['players']}")
+        check_yard(out, cls.HAND)
         return out
 
     @classmethod
@@ -123,12 +130,13 @@ class DurakGame(DurakState, Game):
         first: int | None = None,
         previous: dict | None = None,
     ) -> "DurakGame":
-        """Deal ``HAND`` each, one card at a time round the table from seat 0 (D1).
+        """Deal ``HAND`` each, one card at a time round the table from seat 0 (D1), and
+        the поджопники (V11: :meth:`_deal`).
 
-        The bottom card of the deck (``deck[-1]``, top first) is turned face up: its suit
-        is trump and it is drawn last. When the whole deck is dealt (6 players, 36 cards)
-        the bottom card is the last card dealt (to seat 5): it is still shown face up and
-        names the trump.
+        The bottom card of the deck (``deck[-1]``, top first; V10: the card above the
+        set-aside one) is turned face up: its suit is trump and it is drawn last. When the
+        whole deck is dealt (6 players, 36 cards) the bottom card is the last card dealt (to
+        seat 5): it is still shown face up and names the trump.
 
         First attacker (D2): ``first`` if given; after a game with a durak, the player
         seated before the durak (who defends); otherwise the «бутылка»:
@@ -142,10 +150,7 @@ class DurakGame(DurakState, Game):
         g.teams = opts.get("teams")
         g.cap = size if opts.get("no_limit") else hand  # V9 «до завала»: only the hand limits
         g._new_variant(opts)
-        g.trump_card = order[-1]
-        g.trump = g.trump_card // 13
-        g.hands = [order[s:hand * n:n] for s in range(n)]
-        g.deck = order[hand * n:][::-1]
+        g._deal(order, opts, hand)
         g.discard, g.attack, g.cover = [], [], []
         g.bito = [False] * n
         g.out = [False] * n
@@ -290,6 +295,12 @@ class DurakGame(DurakState, Game):
             return [("give", c) for c in hand] if seat == self.payments[0][0] else []
         if self.ended is not None:
             return []
+        out = self._bout_actions(seat, hand)
+        if self.reserves[seat] and seat not in self.raising:
+            out.append(("reserve",))  # V11: whenever he likes; before hand and deck are empty, махлёж
+        return out
+
+    def _bout_actions(self, seat: int, hand: list[int]) -> list[Action]:
         if not self.attack:
             return [("attack", c) for c in hand] if seat == self.owner[self.attacker] else []
         if seat == self.owner[self.defender]:
@@ -298,6 +309,8 @@ class DurakGame(DurakState, Game):
             out.append(("take",))
             if self.transfers and self._next_in(self.defender) != self.defender:
                 out.extend(("transfer", c) for c in hand)
+                if self.pass_cards:  # V12: any card may be shown; one that is no проездной, махлёж
+                    out.extend(("show", c) for c in hand)
             return out
         out = [("attack", c) for c in hand]
         if -1 not in self.cover and not self.bito[seat] and not self._partner(seat, self.owner[self.defender]):
@@ -313,6 +326,12 @@ class DurakGame(DurakState, Game):
             return [("give", c) for c in hand] if seat == self.payments[0][0] else []
         if self.ended is not None:
             return []
+        out = self._honest_bout(seat, hand)
+        if self.reserve_size and self._honest_reserve(seat):
+            out.append(("reserve",))  # V11 (they come up by themselves first: T8)
+        return out
+
+    def _honest_bout(self, seat: int, hand: list[int]) -> list[Action]:
         attack, cover = self.attack, self.cover
         if not attack:
             return [("attack", c) for c in hand] if seat == self.owner[self.attacker] else []
@@ -321,11 +340,14 @@ class DurakGame(DurakState, Game):
             out = self._honest_covers(hand)
             out.append(("take",))
             if self.transfers and not self.barred and all(c < 0 for c in cover):
-                rank = attack[0] % 13
                 nxt = self._next_in(self.defender)
-                if (nxt != self.defender and all(a % 13 == rank for a in attack)
-                        and len(self.hands[self.owner[nxt]]) > len(attack)):
-                    out.extend(("transfer", c) for c in hand if c % 13 == rank)
+                if nxt != self.defender:
+                    rank = attack[0] % 13
+                    held = len(self.hands[self.owner[nxt]])
+                    if all(a % 13 == rank for a in attack) and held > len(attack):
+                        out.extend(("transfer", c) for c in hand if c % 13 == rank)
+                    if self.pass_cards:
+                        out.extend(self._honest_shows(hand, held))  # V12
             return out
         if self._partner(seat, d):
             return []  # V6: partners do not throw in
@@ -419,6 +441,8 @@ class DurakGame(DurakState, Game):
             if self._partner(seat, d):
                 v.append("V7p")
             return v
+        if kind == "reserve":
+            return self._check_reserve(seat)
         if kind == "bito":
             if seat == d:
                 raise _impossible("the defender does not say «bito»: cover or take", "D5")
@@ -435,6 +459,8 @@ class DurakGame(DurakState, Game):
             raise _impossible("the table is empty: wait for the attack", "D3")
         if kind == "take":
             return []
+        if kind == "show":
+            return self._check_show(action[1])
         if kind == "cover":
             t = action[2]
             if not 0 <= t < len(attack):
@@ -482,6 +508,8 @@ class DurakGame(DurakState, Game):
                 rank = self.attack[0] % 13
                 if any(c % 13 == rank for c in self.hands[seat]):
                     return "D7"
+                if any(c in self.pass_cards for c in self.hands[seat]):
+                    return "V12"
             return "D4"
         if self.attack and self._partner(seat, d):
             return "V6"
@@ -506,6 +534,8 @@ class DurakGame(DurakState, Game):
         events = [first]
         hands = self.hands
         if kind == "give":  # D12: seen by giver and recipient only
+            if self.shown:  # (V12: nobody else knows now which of his cards the giver still holds)
+                self._unshow_hand(seat)
             events += payments.give(self.payments, hands, action[1], first)
             payments.skip_empty(self.payments, hands)
             return events
@@ -517,6 +547,16 @@ class DurakGame(DurakState, Game):
         if kind == "take":
             events.append(self._end_bout("take"))
             return events
+        if kind == "reserve":  # V11: they come up once the call window closes (T8)
+            self.raising.append(seat)
+            return events
+        if kind == "show":  # V12: the проездной stays in the hand, seen by all; the attack passes on
+            self._show(action[1])
+            self.bito = [False] * self.players
+            self._pass_on(events)
+            if self.T13:
+                self.units.step()  # T13: shows add no card, so a bout of them may never end
+            return events
         self._lay(seat, kind, action, events)
         return events
 
@@ -524,6 +564,8 @@ class DurakGame(DurakState, Game):
         """A card goes on the table: a throw-in, a cover or a transfer."""
         card = action[1]
         self.hands[seat].remove(card)
+        if self.shown:
+            self._unshow(card)
         self.token += 1
         self.bito = [False] * self.players  # D5: a new card resets everyone's «бито»
         if kind == "attack":
@@ -539,9 +581,13 @@ class DurakGame(DurakState, Game):
         else:  # transfer (D7)
             self.attack.append(card)
             self.cover.append(-1)
-            self.defender = d = self._next_in(self.defender)
-            self.limit = min(self.cap, len(self.hands[self.owner[d]]))
-            events.append({"type": "transfer", "defender": self.owner[d], "limit": self.limit})
+            self._pass_on(events)
+
+    def _pass_on(self, events: list[Event]) -> None:
+        """D7 (and V12): the next player in the game defends, his limit his hand now."""
+        self.defender = d = self._next_in(self.defender)
+        self.limit = min(self.cap, len(self.hands[self.owner[d]]))
+        events.append({"type": "transfer", "defender": self.owner[d], "limit": self.limit})
 
     def _end_bout(self, outcome: str, defending: int | None = None) -> Event:
         """The bout is over (D5 «бито» / D6 «беру»): clear the table; drawing waits (T8).
@@ -594,8 +640,15 @@ class DurakGame(DurakState, Game):
         events: list[Event] = []
         d = self.defender
         defending = self.owner[d]
+        if self.raising:
+            self._raise(events)
         if not self.deck:
             self._leave(events)
+        if self.ended is None and self.units.due:  # T13: a show's position, once its window closed
+            reason = self.units.record(self.position() + (tuple(self.attack), tuple(self.cover)), self.limits)
+            if reason is not None:
+                self._stall(reason, events)
+                return events
         if self.ended is None:
             if not self.attack:
                 return events
@@ -633,8 +686,9 @@ class DurakGame(DurakState, Game):
                 tuple(map(tuple, self.payments)), self.limit, self.barred, self._position_variant())
 
     def _position_variant(self) -> tuple:
-        """What a subclass adds to :meth:`position` (who passed the attack on in «пятки»)."""
-        return ()
+        """What a variant adds to :meth:`position`: the поджопники (V11; the set-aside card of
+        V10 never moves), who passed the attack on in «пятки» (:mod:`.simple`)."""
+        return (tuple(tuple(sorted(r)) for r in self.reserves),) if self.reserve_size else ()
 
     def _stall(self, reason: str, events: list[Event]) -> None:
         """T13: the game ends as a draw; those out keep their places, the rest share the
@@ -662,7 +716,8 @@ class DurakGame(DurakState, Game):
             if len({s % 2 for s in alive}) > 1:
                 return False
             n, d = self.players, self.owner[self.defender]
-            loser = max(alive, key=lambda s: (len(self.hands[s]), -((s - d) % n))) if alive else None
+            held = lambda s: len(self.hands[s]) + len(self.reserves[s])  # noqa: E731 (V11: his поджопники too)
+            loser = max(alive, key=lambda s: (held(s), -((s - d) % n))) if alive else None
         self.ended = None
         # ``order``: the seats that went out, in order (the durak is not among them).
         result = {"loser": loser, "draw": loser is None, "order": list(self.order)}
@@ -676,8 +731,9 @@ class DurakGame(DurakState, Game):
 
     def _leave(self, events: list[Event]) -> None:
         """D9: with the deck empty, a player with no cards leaves at once (in seat order
-        from the attacker when several leave together). V6: in team play his place is
-        played by his next partner clockwise still in the game (``partner`` in the event)."""
+        from the attacker when several leave together); V11: one with поджопники takes them
+        up instead and plays on. V6: in team play his place is played by his next partner
+        clockwise still in the game (``partner`` in the event)."""
         n, a, out, hands = self.players, self.attacker, self.out, self.hands
         if [] not in hands:  # (after most actions: nobody leaves)
             return
@@ -685,6 +741,9 @@ class DurakGame(DurakState, Game):
         for i in range(n):
             s = (a + i) % n
             if not out[s] and not hands[s]:
+                if self.reserves[s]:
+                    self._take_up(s, events)
+                    continue
                 out[s] = True
                 self.order.append(s)
                 self.bito[s] = False
@@ -721,6 +780,8 @@ class DurakGame(DurakState, Game):
             ev = {"type": "draw", "seat": s, "count": k, "deck": len(deck),
                   "_private": {s: {"cards": [card_code(c) for c in got]}}}
             events.append(ev)
+        if not deck and self.aside:
+            self._turn_trump(events)  # V10: the last card is drawn
 
 
 class PodkidnoyGame(DurakGame):
@@ -734,10 +795,12 @@ class PerevodnoyGame(DurakGame):
 
     name = "perevodnoy"
     transfers = True
+    ACTIONS = {**DurakGame.ACTIONS, "show": (("card", "card"),)}  # V12: a проездной
     OPTIONS = (*DurakGame.OPTIONS,
                Option("no_first_transfer", False, "bool",
                       {"en": "V9: the first attack under the durak cannot be transferred",
-                       "ru": "V9: первый ход «под дурака» не переводят"}))
+                       "ru": "V9: первый ход «под дурака» не переводят"}),
+               PASS_OPTION)
 
 
 def _durak3(cls: type[DurakGame]) -> type[DurakGame]:

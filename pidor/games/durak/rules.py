@@ -1,4 +1,4 @@
-"""The durak family's rulings and violations (D1–D12, V1–V9) with their ru/en texts; ids as
+"""The durak family's rulings and violations (D1–D12, V1–V12) with their ru/en texts; ids as
 in ``shared/RULINGS.md``. Each game of the family takes the rulings it plays
 (:data:`RULINGS`)."""
 
@@ -63,13 +63,24 @@ RULES = (
     Rule("V9", "Домашние правила: первый ход «под дурака» не переводят; «до завала» — предел только по картам отбивающегося.",
        "House options: the first attack under the durak cannot be transferred; «до завала»: only the defender's hand limits the attack."),
     Rule("V9t", "Перевёл первый ход «под дурака», а в этой компании так нельзя.",
-       "Transferred the first attack under the durak, which this table forbids.", True),)
+       "Transferred the first attack under the durak, which this table forbids.", True),
+    # --- The yard variants (yard-games.ru.txt, «Дворовые разновидности») ---
+    Rule("V10", "Двухкозырной: под козырем карта рубашкой вверх; кончилась колода — она открывается, и её масть — козырь до конца партии.",
+       "Two trumps: a card lies face down under the trump card; when the deck runs out it turns, and its suit is trump for the rest of the game."),
+    Rule("V11", "С поджопниками: по две или четыре карты под себя не глядя; их берут, когда кончились и колода, и рука, а выходят, когда кончились и они.",
+       "«Поджопники»: two or four cards each, face down and unseen; taken up when deck and hand are empty; out only when they are gone too."),
+    Rule("V11p", "Взял поджопники, когда ещё были карты в колоде или в руке.",
+       "Took up your поджопники while the deck or your hand still held cards.", True),
+    Rule("V12", "С проездным: отбивающийся показывает проездной и переводит дальше, какие бы ни были ранги, пока ничего не покрыто и у следующего хватает карт.",
+       "Travel pass: a defender shows a проездной and transfers whatever the ranks, while nothing is covered and the next player holds enough cards."),
+    Rule("V12f", "Показал как проездной карту, которая не проездной.",
+       "Showed as a проездной a card that is not one.", True),)
 
-_DURAK = ("D1", "D2", "D3", "D4", "D5", "D6", "D8", "D9", "D10", "D11", "D12", "V6", "V7", "V8", "V9")
+_DURAK = ("D1", "D2", "D3", "D4", "D5", "D6", "D8", "D9", "D10", "D11", "D12", "V6", "V7", "V8", "V9", "V10", "V11")
 #: The rulings each game plays; a violation goes with its ruling.
 RULINGS = {
     "podkidnoy": _DURAK,
-    "perevodnoy": (*_DURAK, "D7"),
+    "perevodnoy": (*_DURAK, "D7", "V12"),
     # V1-V5; of D: the deck, covering, «беру», drawing, leaving and the court's (V5: D4b).
     "simple": ("D1", "D4", "D6", "D8", "D9", "D11", "D12", "V1", "V2", "V3", "V4", "V5", "V8"),
 }

@@ -66,6 +66,12 @@ class DurakState:
     limits: dict  # T13: ``repeat_limit``, ``quiet_limit``, ``unit_limit``
     unit_mark: list[int]  # T13b: the discard's size and the players out when the bout began
     T13: ClassVar[bool]  # T13 ends the game, or not (engines before durak-4)
+    # the yard variants' (V10-V12: :class:`pidor.games.durak.yard.YardVariants`)
+    _view_yard: Callable[[dict], None]
+    _hidden_yard: Callable[[set], None]
+    _zones_yard: Callable[[dict], None]
+    _yard_data: Callable[[], dict]
+    _yard_from_data: Callable[[dict], None]
     #: What an undo point holds (:data:`_UNDO_FIELDS`, set below).
     UNDO_FIELDS: ClassVar[tuple[tuple[str, Callable[[Any], Any]], ...]]
 
@@ -113,6 +119,7 @@ class DurakState:
             v["plays_for"] = list(self.owner)
         if self.barred:  # V9: this bout may not be transferred (shown only while so)
             v["barred"] = True
+        self._view_yard(v)
         self._view_variant(v)
         if seat is not None:
             v["seat"] = seat
@@ -124,12 +131,14 @@ class DurakState:
 
     def hidden_from(self, seat: int | None) -> set[str]:
         """Other seats' hands and the deck except its face-up bottom card, the trump card
-        (D1). Payment cards between others are in the recipient's hand, hidden with it."""
+        (D1); the yard variants' face-down cards (V10, V11). Payment cards between others
+        are in the recipient's hand, hidden with it."""
         hidden = set(self.deck)
         hidden.discard(self.trump_card)
         for s, hand in enumerate(self.hands):
             if s != seat:
                 hidden.update(hand)
+        self._hidden_yard(hidden)
         return {card_code(c) for c in hidden}
 
     def zones(self) -> dict[str, list[int]]:
@@ -137,6 +146,7 @@ class DurakState:
              "table": self.attack + [c for c in self.cover if c >= 0]}
         for s, hand in enumerate(self.hands):
             z[f"hand.{s}"] = list(hand)
+        self._zones_yard(z)
         return z
 
     # --- data -----------------------------------------------------------------------
@@ -174,6 +184,7 @@ class DurakState:
             "limits": dict(self.limits),
             "unit_mark": list(self.unit_mark),
             "units": self.units.to_data(),
+            **self._yard_data(),
         }
 
     @classmethod
@@ -206,6 +217,7 @@ class DurakState:
         g.unit_mark = list(data.get("unit_mark") or (len(g.discard), len(g.order)))
         units = data.get("units")
         g.units = Units() if units is None else Units.from_data(units)
+        g._yard_from_data(data)
         g._variant_from_data(data)
         return g
 
@@ -233,13 +245,16 @@ def _copy_result(result: dict | None) -> dict | None:
 
 #: What an undo point holds (T6), in this order: every field an action and its consequences
 #: can change, with how to copy it. The players, the deck size, the trump, the first
-#: attacker and the options never change during a game. ``DurakState.UNDO_FIELDS`` is
+#: attacker and the options never change during a game (V10's set-aside card neither: it
+#: stays out of play). ``DurakState.UNDO_FIELDS`` is
 #: this; a subclass adds its own fields.
 _UNDO_FIELDS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("deck", list), ("hands", _nested), ("discard", list), ("attack", list), ("cover", list),
     ("attacker", _same), ("defender", _same), ("limit", _same), ("bito", list), ("out", list),
     ("owner", list), ("epaulettes", list), ("barred", _same), ("order", list), ("ended", _same),
     ("payments", _nested), ("token", _same), ("result", _copy_result), ("unit_mark", list),
+    # the yard variants (V10: the trump turns when the deck runs out; V11)
+    ("trump", _same), ("reserves", _nested), ("raising", list), ("shown", list),
 )
 
 DurakState.UNDO_FIELDS = _UNDO_FIELDS

@@ -27,6 +27,17 @@ class DurakText(GameText):
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← not covered",
             "table": "on the table: {pairs}", "table_empty": "the table is empty",
             "counts": "cards: {counts}", "payments": "to pay: {list}", "pays": "{who} → {to}",
+            # the yard variants (V10-V12)
+            "show": "{who} shows {card} as a проездной",
+            "show@me": "you show {card} as a проездной",
+            "reserve": "{who} takes up the поджопники", "reserve@me": "you take up your поджопники",
+            "reserve_up": "{who} takes up {n} поджопники", "reserve_cards": "{who} takes up the поджопники: {cards}",
+            "reserve_cards@me": "you take up your поджопники: {cards}",
+            "trump_turned": "the deck is out: {card} turns up, trump is {trump} now",
+            "second_hidden": "under the trump card: a card face down (V10)",
+            "second_trump": "the second trump: {card} (V10)",
+            "reserves": "поджопники: {counts}", "pass_cards": "проездной: {cards}",
+            "shown": "shown as a проездной, still held: {list}",
         },
         "ru": {
             "attack": "{who} ходит с {card}", "attack@me": "вы ходите с {card}",
@@ -46,6 +57,17 @@ class DurakText(GameText):
             "pair": "{attack} ← {cover}", "open_pair": "{attack} ← не покрыта",
             "table": "на столе: {pairs}", "table_empty": "стол пуст",
             "counts": "карт: {counts}", "payments": "платят: {list}", "pays": "{who} → {to}",
+            # дворовые разновидности (V10-V12)
+            "show": "{who} показывает {card} как проездной",
+            "show@me": "вы показываете {card} как проездной",
+            "reserve": "{who} достаёт поджопники", "reserve@me": "вы достаёте поджопники",
+            "reserve_up": "{who} берёт поджопники: {n}", "reserve_cards": "{who} берёт поджопники: {cards}",
+            "reserve_cards@me": "вы берёте поджопники: {cards}",
+            "trump_turned": "колода кончилась: открыта {card}, теперь козырь {trump}",
+            "second_hidden": "под козырем карта рубашкой вверх (V10)",
+            "second_trump": "второй козырь: {card} (V10)",
+            "reserves": "поджопники: {counts}", "pass_cards": "проездной: {cards}",
+            "shown": "показаны как проездной и ещё на руках: {list}",
         },
     }
     #: a bout is over
@@ -63,7 +85,7 @@ class DurakText(GameText):
             return w(say, "lead", seat, who=who, cards=cards(action.get("cards")))
         if kind == "give":
             return w(say, "give" if action.get("card") else "give_hidden", seat, who=who, card=c)
-        if kind in ("attack", "transfer", "bito", "take"):
+        if kind in ("attack", "transfer", "bito", "take", "show", "reserve"):
             return w(say, kind, seat, who=who, card=c)
         return super().action(say, seat, action, before, follow)
 
@@ -82,6 +104,12 @@ class DurakText(GameText):
             return w(say, "new_defender", to=say.who(e.get("defender")), n=e.get("limit"))
         if kind == "bito_timeout":
             return w(say, "bito_timeout", seats=", ".join(say.who(s) for s in e.get("seats", [])) or "—")
+        if kind == "reserve":  # V11: the cards only to their owner
+            if e.get("cards"):
+                return w(say, "reserve_cards", seat, who=say.who(seat), cards=cards(e["cards"]))
+            return w(say, "reserve_up", seat, who=say.who(seat), n=e.get("count"))
+        if kind == "trump_turned":  # V10
+            return w(say, "trump_turned", card=card(e.get("card")), trump=card(e.get("trump")))
         return None
 
     def board(self, say: Say, view: dict) -> list[str]:
@@ -101,6 +129,24 @@ class DurakText(GameText):
             pays = ", ".join(w(say, "pays", who=say.who(p.get("from")), to=say.who(p.get("to")))
                              for p in view["payments"])
             lines.append(w(say, "payments", list=pays))
+        lines += self._yard_lines(say, view)
+        return lines
+
+    def _yard_lines(self, say: Say, view: dict) -> list[str]:
+        """V10: the card under the trump card, face down or turned; V11: the поджопники as
+        counts; V12: the проездные, and the cards shown as such that are still held."""
+        w, lines = self.word, []
+        if "second_trump" in view:
+            turned = view["second_trump"]
+            lines.append(w(say, "second_trump", card=card(turned)) if turned else w(say, "second_hidden"))
+        if isinstance(view.get("reserve"), list):
+            counts = ", ".join(f"{say.who(s)} {k}" for s, k in enumerate(view["reserve"]))
+            lines.append(w(say, "reserves", counts=counts))
+        if view.get("pass_card"):
+            lines.append(w(say, "pass_cards", cards=cards(view["pass_card"])))
+        shown = [f"{say.who(s)} {cards(held)}" for s, held in enumerate(view.get("shown") or []) if held]
+        if shown:
+            lines.append(w(say, "shown", list=", ".join(shown)))
         return lines
 
     def turn(self, view: dict) -> list[int]:

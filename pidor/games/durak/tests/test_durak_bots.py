@@ -9,19 +9,22 @@ from pidor.bots.heuristic import HeuristicPolicy
 from pidor.cards import parse_card, parse_cards
 from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
-from pidor.games.durak.bots import durak_action, durak_cheats, greedy_action
+from pidor.games.durak.bots import _playout_move, durak_action, durak_cheats, greedy_action, trump_weights
 from pidor.games.durak.engine import PerevodnoyGame, PodkidnoyGame
 
 
-def durak(cls=PodkidnoyGame, *, trump="6h", hands, attack=(), cover=(), deck=10, attacker=1, defender=0):
-    """A 2-player durak game in a chosen position (trump card under a deck of ``deck`` cards)."""
-    g = cls.new({"players": 2}, seed=b"scenario", first=attacker)
+def durak(cls=PodkidnoyGame, *, trump="6h", hands, attack=(), cover=(), deck=10, attacker=1, defender=0,
+          aside=None, **options):
+    """A 2-player durak game in a chosen position (trump card under a deck of ``deck`` cards;
+    V10: ``aside`` set aside under it, face down)."""
+    g = cls.new({"players": 2, "two_trumps": aside is not None, **options}, seed=b"scenario", first=attacker)
     g.trump_card = parse_card(trump)
     g.trump = g.trump_card // 13
+    g.aside = [] if aside is None else [parse_card(aside)]
     g.hands = [parse_cards(h) for h in hands]
     g.attack = parse_cards(list(attack))
     g.cover = [parse_card(c) if c else -1 for c in cover] or [-1] * len(g.attack)
-    used = {*g.attack, *(c for c in g.cover if c >= 0), *(c for h in g.hands for c in h), g.trump_card}
+    used = {*g.attack, *(c for c in g.cover if c >= 0), *(c for h in g.hands for c in h), g.trump_card, *g.aside}
     g.deck = ([g.trump_card] + [c for c in range(52) if c % 13 >= 4 and c not in used][:deck - 1])[:deck]
     g.attacker, g.defender, g.limit = attacker, defender, 6
     return g
@@ -114,11 +117,65 @@ def test_D3_D4_plainly_clean_never_hides_a_visible_violation():
                     seen["broken"] += bool(broken)
             return False
 
-    for game in ("podkidnoy", "perevodnoy"):
-        for k in range(4):
-            table = Table({"game": game, "players": 3})
+    # (V10: the trump turns, the table's glance must follow it: eight games see it matter)
+    for game, options, games in (("podkidnoy", {}, 4), ("perevodnoy", {}, 4), ("podkidnoy", {"two_trumps": True}, 8)):
+        for k in range(games):
+            table = Table({"game": game, "players": 3, **options})
             table.start(seed=f"clean {k}".encode(), first=k % 3)
             bots = [Checking(0, b"c")] + [make_policy("builtin:random:cheat=0.4,attention=0.5", s, b"%d" % s)
                                           for s in (1, 2)]
             play_game(table, bots, Rng(b"clean", game.encode()))
     assert seen["clean"] > 50 and seen["broken"] > 5 and seen["followed"] > 50
+
+
+# --- the yard variants (V10, V12) --------------------------------------------------------
+
+
+def test_V10_greedy_and_heuristic_know_the_trump_can_change():
+    """While the second trump lies face down and the deck is nearly out, a trump now is
+    likely plain soon: spent like a plain card (thrown in, covered with) rather than kept."""
+    hands = ["9c 6h Ks", "7c 8h Ah Kd"]
+    g = durak(hands=hands, attack=["7c"], deck=1, aside="Qd")
+    w = trump_weights(g.view(0))
+    assert 0.1 < w[2] < 0.5 and abs(sum(w) - 1.0) < 1e-9  # hearts: trump only if the Q♦'s suit were ♥
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(g, 0)) == {"type": "cover", "card": "6h", "target": 0}
+    plain = durak(hands=hands, attack=["7c"], deck=1)  # one trump all game: keep it, cover with the 9♣
+    for choose in (greedy_action, durak_action):
+        assert choose(*wire(plain, 0)) == {"type": "cover", "card": "9c", "target": 0}
+    assert trump_weights(plain.view(0)) == (0.0, 0.0, 1.0, 0.0)
+    # Thrown in: the 8♥ (trump now) goes in with two_trumps; without, greedy keeps it back.
+    g = durak(hands=["Jc", "8h 9s Kd"], attack=["8c"], cover=["Jc"], deck=1, attacker=1, aside="Qd")
+    assert greedy_action(*wire(g, 1)) == {"type": "attack", "card": "8h"}
+    g = durak(hands=["Jc", "8h 9s Kd"], attack=["8c"], cover=["Jc"], deck=1, attacker=1)
+    assert greedy_action(*wire(g, 1)) == {"type": "bito"}
+    # Once it has turned the weights are the plain ones again.
+    g = durak(hands=hands, attack=["7c"], deck=0, aside="Qd")
+    g.trump = parse_card("Qd") // 13
+    assert trump_weights(g.view(0)) == (0.0, 1.0, 0.0, 0.0)
+
+
+def test_V12_the_heuristic_keeps_a_proezdnoy_for_when_it_saves_a_take():
+    # The Q♠ is the проездной; hearts are trump. Greedy covers the 8♠ with its cheapest
+    # beater, the Q♠ itself; the heuristic keeps it (as dear as the 7♥, and either is dear
+    # early): where it would take, it shows the проездной instead.
+    g = durak(PerevodnoyGame, hands=["Qs 7h 9d", "8s Kc Kd Ad"], attack=["8s"], pass_card=["Qs"])
+    view, honest = wire(g, 0)
+    assert {"type": "show", "card": "Qs"} in honest
+    assert greedy_action(view, honest) == {"type": "cover", "card": "Qs", "target": 0}
+    assert durak_action(view, honest) == {"type": "show", "card": "Qs"}
+    # With a cheap beater it covers and keeps the проездной.
+    g = durak(PerevodnoyGame, hands=["Qs 9s 9d", "8s Kc Kd Ad"], attack=["8s"], pass_card=["Qs"])
+    assert durak_action(*wire(g, 0)) == {"type": "cover", "card": "9s", "target": 0}
+    # Greedy shows it only when it would take (the seed's own case).
+    g = durak(PerevodnoyGame, hands=["Qs 7d 9d", "8h Kc Kd Ad"], attack=["Ah"], pass_card=["Qs"])
+    assert greedy_action(*wire(g, 0)) == durak_action(*wire(g, 0)) == {"type": "show", "card": "Qs"}
+    # Leading, it is the last card the heuristic would part with.
+    g = durak(PerevodnoyGame, hands=["Kc", "Qs Ks Kd 7h"], attacker=1, defender=0, pass_card=["Qs"])
+    assert greedy_action(*wire(g, 1)) == {"type": "attack", "card": "Qs"}
+    assert durak_action(*wire(g, 1)) == {"type": "attack", "card": "Ks"}
+    # The search's playouts keep it too (ismcts): shown for a take, never led while another card will do.
+    g = durak(PerevodnoyGame, hands=["Qs 7d 9d", "8h Kc Kd Ad"], attack=["Ah"], pass_card=["Qs"])
+    assert _playout_move(g, 0, g.honest_actions(0)) == ("show", parse_card("Qs"))
+    g = durak(PerevodnoyGame, hands=["Kc", "Qs Ks Kd 7h"], attacker=1, defender=0, pass_card=["Qs"])
+    assert _playout_move(g, 1, g.honest_actions(1)) == ("attack", parse_card("Ks"))

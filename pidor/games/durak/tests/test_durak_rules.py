@@ -111,6 +111,7 @@ def check_zones(g: DurakGame) -> None:
 
 def test_D1_deck_deal_and_the_face_up_trump():
     assert PodkidnoyGame.options(None) == {"players": 4, "deck": 36, "hard": False, "teams": None, "no_limit": False,
+                                           "two_trumps": False, "reserve": 0,
                                            "repeat_limit": 3, "quiet_limit": 100, "unit_limit": 5000}
     for bad in ({"deck": 40}, {"players": 7}, {"players": 1}, {"hard": "yes"}, {"colour": 1}):
         with pytest.raises(ValueError):
