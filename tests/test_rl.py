@@ -29,17 +29,22 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Every game at its smallest player count (fast), and at every other one (slow).
 FAST = [(g, spec(g).players[0]) for g in GAME_IDS]
 SLOW = [pytest.param(g, n, marks=pytest.mark.slow) for g in GAME_IDS for n in spec(g).players[1:]]
+#: The games of which some action takes a ``cards`` argument (chosen card by card).
+CARDS_GAMES = [g for g in GAME_IDS if any(t == "cards" for a in spec(g).engine.ACTIONS.values() for _, t in a)]
 #: Every game with at least three players where it can (a court needs a voter, T4).
 COURTS = [(g, next((n for n in spec(g).players if n >= 3), spec(g).players[-1])) for g in GAME_IDS]
 
 
-def random_steps(env, steps: int, key: str = "action_mask", seed: int = 0):
-    """Play ``steps`` random ids (among ``key``'s) through a raw env, past game ends; yields
-    each agent asked and its observation before its step."""
+def random_steps(env, steps: int, key: str = "action_mask", seed: int = 0, through: bool = True):
+    """Play ``steps`` random ids (among ``key``'s) through a raw env, past game ends
+    (``through=False``: up to the first game's end); yields each agent asked and its
+    observation before its step."""
     rng = np.random.default_rng(seed)
     for _ in range(steps):
         agent = env.agent_selection
         if env.terminations[agent]:
+            if not through:
+                return
             env.step(None)
             if not env.agents:
                 env.reset()
@@ -81,11 +86,12 @@ def test_every_action_the_engine_lists_has_ids_that_make_it_again(game, players)
         assert composite > 0  # (a cards argument was met and chosen card by card)
 
 
-def test_a_cards_argument_is_chosen_card_by_card_from_the_engines_own_list():
+@pytest.mark.parametrize("game", CARDS_GAMES)
+def test_a_cards_argument_is_chosen_card_by_card_from_the_engines_own_list(game):
     """Every action of a kind with a ``cards`` argument is reached by its head, its cards
     and ``end``; each step offers exactly the continuations the engine lists (possible and
-    honest), and a forced step is not asked."""
-    game = next(g for g in GAME_IDS if any(t == "cards" for a in spec(g).engine.ACTIONS.values() for _, t in a))
+    honest: the first step's honest ids are every honest action's first id), and a forced
+    step is not asked."""
     env = PidorEnv(game, spec(game).players[0])
     env.reset(seed=3)
     codec = env.codec
@@ -105,8 +111,7 @@ def test_a_cards_argument_is_chosen_card_by_card_from_the_engines_own_list():
                 assert ts[k] in choice.possible
                 before = [x for x in leads if codec.tokens(x)[:k] == ts[:k]]
                 assert set(choice.possible) >= {codec.tokens(x)[k] for x in before}
-                honest_next = {codec.tokens(x)[k] for x in honest if codec.composite(x[0])
-                               and codec.tokens(x)[:k] == ts[:k]}
+                honest_next = {codec.tokens(x)[k] for x in honest if codec.tokens(x)[:k] == ts[:k]}
                 assert set(choice.honest) == honest_next
                 got = choice.choose(ts[k])
                 k = len(choice.prefix)
@@ -247,9 +252,9 @@ def test_reset_with_a_seed_deals_the_first_game_of_pidor_match_with_that_seed(tm
 def test_a_finished_episode_writes_a_log_that_verifies(game, players, tmp_path):
     env = PidorEnv(game, players)
     env.reset(seed=11)
-    for _ in random_steps(env, 100_000):
-        if env.terminations[env.agent_selection]:
-            break
+    for _ in random_steps(env, 100_000, through=False):
+        pass
+    assert env.table.over
     path = tmp_path / "episode.plog"
     env.write_log(path)
     report = verify(read_log(path))
@@ -263,7 +268,7 @@ def test_a_finished_episode_writes_a_log_that_verifies(game, players, tmp_path):
 
 
 def test_a_step_outside_the_mask_raises_and_changes_nothing():
-    env = pidor.rl.env(GAME_IDS[0], players=2)
+    env = pidor.rl.env(GAME_IDS[0], players=spec(GAME_IDS[0]).players[0])
     env.reset(seed=12)
     agent = env.agent_selection
     before = env.observe(agent)
@@ -323,9 +328,9 @@ def test_the_single_agent_wrapper_plays_against_builtin_policies(game, players):
 def test_the_wrapper_refuses_a_policy_that_does_not_play_the_game_or_a_bad_seat():
     game = next((g for g in GAME_IDS if part(g, "bots") is None), None)
     with pytest.raises(ValueError, match="seat must be"):
-        pidor.rl.SingleAgentEnv(GAME_IDS[0], 2, seat=5)
+        pidor.rl.SingleAgentEnv(GAME_IDS[0], spec(GAME_IDS[0]).players[0], seat=6)
     with pytest.raises(ValueError, match="unknown seat spec"):
-        pidor.rl.SingleAgentEnv(GAME_IDS[0], 2, opponents="builtin:genius")
+        pidor.rl.SingleAgentEnv(GAME_IDS[0], spec(GAME_IDS[0]).players[0], opponents="builtin:genius")
     if game is not None:
         with pytest.raises(ValueError, match="does not play"):
             pidor.rl.SingleAgentEnv(game, spec(game).players[0], opponents="builtin:heuristic")
@@ -385,7 +390,7 @@ def rl_bots(monkeypatch):
 
 @pytest.mark.parametrize("game,players", FAST)
 def test_an_encoded_policy_plays_in_pidor_match(game, players, rl_bots, tmp_path):
-    entrants = [parse_entrant("py:rl_policies:FirstHonest", "honest"), parse_entrant("py:rl_policies:FirstCheat",
+    entrants = [parse_entrant("py:rl_policies:Honest", "honest"), parse_entrant("py:rl_policies:Cheat",
                                                                                         "cheat")]
     entrants += [parse_entrant("builtin:random", f"r{i}") for i in range(players - 2)]
     out = run_match(game, players, players, seed="rl", entrants=entrants, rotate=True, logs=tmp_path)
@@ -406,7 +411,7 @@ async def test_an_encoded_policy_plays_over_tcp(rl_bots):
     game = GAME_IDS[0]
     players = spec(game).players[0]
     async with serve(seeds="rl-tcp") as (_server, port):
-        bot = PolicyBot("py:rl_policies:FirstHonest", b"rl")
+        bot = PolicyBot("py:rl_policies:Honest", b"rl")
         c = sdk.Client("127.0.0.1", port, "rl", timeout=10)
 
         def go():
@@ -422,7 +427,7 @@ async def test_an_encoded_policy_plays_over_tcp(rl_bots):
 
 
 def test_the_layout_names_every_entry_and_round_trips_as_data():
-    env = PidorEnv(GAME_IDS[0], 2)
+    env = PidorEnv(GAME_IDS[0], spec(GAME_IDS[0]).players[0])
     layout = env.layout
     names = layout.names()
     assert len(names) == layout.size == env.observation_space("player_0")["observation"].shape[0]

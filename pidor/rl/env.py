@@ -69,14 +69,16 @@ def make_options(game: Any, players: Any = None, options: dict | None = None) ->
 
 @functools.lru_cache(maxsize=64)
 def _layout(key: tuple) -> Layout:
-    options = dict(key)
+    options = {k: list(v) if type(v) is tuple else v for k, v in key}
     return Layout.discover(options, ActionCodec(spec(options["game"]).engine, options["players"], options["deck"]))
 
 
 def layout_of(options: dict) -> Layout:
-    """The observation layout of a game set up with ``options`` (found once per process)."""
+    """The observation layout of a game set up with ``options`` (found once per process;
+    a list option, durak's ``pass_card``, is keyed as a tuple)."""
     cls = spec(options["game"]).engine
-    return _layout(tuple(sorted((k, v) for k, v in options.items() if k in cls.DEFAULTS or k == "game")))
+    return _layout(tuple(sorted((k, tuple(v) if type(v) is list else v) for k, v in options.items()
+                                if k in cls.DEFAULTS or k == "game")))
 
 
 def env(game: str, players: int | None = None, **options: Any) -> AECEnv:
