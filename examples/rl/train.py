@@ -3,7 +3,7 @@
 
 The policy is linear: a score per id, ``W[id] · vector + b[id]``, softmax over the ids the
 honest mask allows (the learner plays honestly: it is judged on play, not on cheats that a
-random opponent never calls). It learns by REINFORCE with a running baseline from the
+random opponent never calls), and it passes every call window (``policy.allowed``). It learns by REINFORCE with a running baseline from the
 game's reward (+1 won, -1 lost, 0 a draw), numpy only: the vector is sparse (a few dozen
 entries of about a thousand are not 0), so a step touches the rows of the legal ids and
 the columns of those entries, and an update is cheap.
@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from pidor.rl import SingleAgentEnv  # noqa: E402
+from policy import allowed  # noqa: E402  (examples/rl/policy.py: the ids the policy chooses among)
 
 GAME, PLAYERS = "podkidnoy", 2
 
@@ -57,8 +58,7 @@ class Linear:
 
 
 def allowed_ids(obs: dict) -> np.ndarray:
-    mask = obs["honest_mask"] if obs["honest_mask"].any() else obs["action_mask"]
-    return np.flatnonzero(mask)
+    return allowed(obs["action_mask"], obs["honest_mask"])
 
 
 def episode(env: SingleAgentEnv, model: Linear, rng: np.random.Generator, seed: int | None):
@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=4.0, help="CPU minutes of training (default 4)")
     ap.add_argument("--lr", type=float, default=0.05, help="learning rate (default 0.05)")
+    ap.add_argument("--baseline", type=float, default=0.05,
+                    help="the running baseline's step toward each game's reward (default 0.05)")
     ap.add_argument("--every", type=int, default=250, help="games between evaluations (default 250)")
     ap.add_argument("--eval", type=int, default=200, help="games per evaluation (default 200)")
     ap.add_argument("--seed", type=int, default=1, help="the training's seed (default 1)")
@@ -122,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         steps, reward = episode(env, model, rng, None)
         games += 1
         advantage = reward - baseline
-        baseline += 0.01 * (reward - baseline)
+        baseline += args.baseline * (reward - baseline)
         if advantage:
             for x, nz, allowed, p, k in steps:
                 grad = -p
