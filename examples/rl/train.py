@@ -96,10 +96,10 @@ def evaluate(env: SingleAgentEnv, model: Linear, games: int, base: int) -> float
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--minutes", type=float, default=4.0, help="CPU minutes of training (default 4)")
-    ap.add_argument("--lr", type=float, default=0.05, help="learning rate (default 0.05)")
+    ap.add_argument("--lr", type=float, default=0.01, help="learning rate (default 0.01)")
     ap.add_argument("--baseline", type=float, default=0.05,
                     help="the running baseline's step toward each game's reward (default 0.05)")
-    ap.add_argument("--every", type=int, default=250, help="games between evaluations (default 250)")
+    ap.add_argument("--every", type=int, default=500, help="games between evaluations (default 500)")
     ap.add_argument("--eval", type=int, default=200, help="games per evaluation (default 200)")
     ap.add_argument("--seed", type=int, default=1, help="the training's seed (default 1)")
     ap.add_argument("--out", type=Path, default=HERE, help="where to write the weights and the curve")
