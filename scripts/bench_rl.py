@@ -48,6 +48,24 @@ from pidor.games import GAME_IDS  # noqa: E402
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
+def aec_game(env, rng: random.Random, key: str = "action_mask") -> int:
+    """One game of random ids (among ``key``'s) through a PettingZoo AEC env; its steps."""
+    env.reset()
+    steps = 0
+    for agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        mask = obs[key]
+        if not mask.any():  # (the choice so far is a cheat: nothing honest follows)
+            mask = obs["action_mask"]
+        ids = mask.nonzero()[0]
+        env.step(int(ids[rng.randrange(len(ids))]))
+        steps += 1
+    return steps
+
+
 def pidor_row(game: str, players: int, key: str):
     import pidor.rl
 
@@ -56,19 +74,7 @@ def pidor_row(game: str, players: int, key: str):
     replays: list[tuple[dict, bytes, list]] = []
 
     def play(rng: random.Random) -> int:
-        env.reset()
-        steps = 0
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            mask = obs[key]
-            if not mask.any():  # (the choice so far is a cheat: nothing honest follows)
-                mask = obs["action_mask"]
-            ids = mask.nonzero()[0]
-            env.step(int(ids[rng.randrange(len(ids))]))
-            steps += 1
+        steps = aec_game(env, rng, key)
         raw = env.unwrapped
         replays.append((raw.options, raw._server_seed, list(raw._inputs), steps))
         return steps
@@ -144,20 +150,7 @@ def pettingzoo_row(name: str):
         env = leduc_holdem_v4.env()
     env.reset(seed=0)
 
-    def play(rng: random.Random) -> int:
-        env.reset()
-        steps = 0
-        for agent in env.agent_iter():
-            obs, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            ids = obs["action_mask"].nonzero()[0]
-            env.step(int(ids[rng.randrange(len(ids))]))
-            steps += 1
-        return steps
-
-    return play
+    return lambda rng: aec_game(env, rng)
 
 
 @click.command()
