@@ -15,6 +15,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import pidor.rl
+from pidor.cards import card_code, deck as full_deck
 from pidor.engine.game import project
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
@@ -31,6 +32,8 @@ FAST = [(g, spec(g).players[0]) for g in GAME_IDS]
 SLOW = [pytest.param(g, n, marks=pytest.mark.slow) for g in GAME_IDS for n in spec(g).players[1:]]
 #: The games of which some action takes a ``cards`` argument (chosen card by card).
 CARDS_GAMES = [g for g in GAME_IDS if any(t == "cards" for a in spec(g).engine.ACTIONS.values() for _, t in a)]
+#: The game options whose value is a list of cards (durak's pass_card, V12).
+CARDS_OPTIONS = [(g, o.name) for g in GAME_IDS for o in spec(g).engine.OPTIONS if o.kind == "cards"]
 #: Every game with at least three players where it can (a court needs a voter, T4).
 COURTS = [(g, next((n for n in spec(g).players if n >= 3), spec(g).players[-1])) for g in GAME_IDS]
 
@@ -282,6 +285,20 @@ def test_a_step_outside_the_mask_raises_and_changes_nothing():
             assert (after[key] == before[key]).all()
     env.step(int(np.flatnonzero(before["action_mask"])[0]))  # still usable
     assert env.unwrapped.steps == 1
+
+
+@pytest.mark.parametrize("game,name", CARDS_OPTIONS)
+def test_an_option_of_cards_sets_the_table_up_like_any_other(game, name):
+    """A list of cards as an option's value (V12's pass_card) keys the layout and deals a
+    game that plays to its end."""
+    players = spec(game).players[0]
+    card = card_code(full_deck(36)[-1])
+    env = PidorEnv(game, players, **{name: [card]})
+    assert env.options[name] == [card]
+    env.reset(seed=6)
+    for _ in random_steps(env, 20_000, "honest_mask", through=False):
+        pass
+    assert env.table.over
 
 
 def test_an_unknown_game_or_option_is_one_line_naming_what_exists():
