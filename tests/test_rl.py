@@ -16,14 +16,14 @@ from pettingzoo.test import api_test, seed_test
 
 import pidor.rl
 from pidor.cards import card_code, deck as full_deck
-from pidor.engine.game import project
+from pidor.engine.game import action_from_data, action_to_data, project
 from pidor.gamelog.reader import read_log
 from pidor.gamelog.verify import verify
 from pidor.games import GAME_IDS, part, spec
 from pidor.match import run_match
 from pidor.match.entrants import parse_entrant
 from pidor.rl.choice import Choice
-from pidor.rl.codec import CALL, PASS, TABLE_MOVES, WAIT, ActionCodec
+from pidor.rl.codec import CALL, DOMAINS, PASS, TABLE_MOVES, WAIT, ActionCodec
 from pidor.rl.env import PidorEnv
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +87,25 @@ def test_every_action_the_engine_lists_has_ids_that_make_it_again(game, players)
     assert met > 500
     if any(k.cards for k in codec.kinds):
         assert composite > 0  # (a cards argument was met and chosen card by card)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_every_head_reads_as_its_action_on_the_wire(game):
+    """Every id of a kind without a ``cards`` argument is one action whose wire form
+    (card, seat, index, rank, suit) is the id's name, and comes back from the wire as it."""
+    cls = spec(game).engine
+    codec = ActionCodec(cls, spec(game).players[0], cls.DEFAULTS["deck"])
+    types = set()
+    for i in range(len(TABLE_MOVES), codec.heads):
+        kind = codec.name(i).split()[0]
+        if codec.composite(kind):
+            continue
+        action = codec.decode((i,))
+        data = action_to_data(cls.ACTIONS, action)
+        assert codec.name(i).split() == [str(v) for v in data.values()]
+        assert action_from_data(cls.ACTIONS, data) == action and codec.head(action) == i
+        types.update(t for _, t in cls.ACTIONS[kind])
+    assert types <= set(DOMAINS)
 
 
 @pytest.mark.parametrize("game", CARDS_GAMES)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..cards import card_code, deck as full_deck
+from ..cards import card_code, deck as full_deck, rank_code, suit_code
 from ..engine.game import Action, Game
 
 __all__ = ["ActionCodec", "TABLE_MOVES", "DOMAINS", "Encoding"]
@@ -36,16 +36,14 @@ __all__ = ["ActionCodec", "TABLE_MOVES", "DOMAINS", "Encoding"]
 TABLE_MOVES = ("pass", "call", "guilty", "clean", "abstain", "wait")
 PASS, CALL, GUILTY, CLEAN, ABSTAIN, WAIT = range(len(TABLE_MOVES))
 
-_SUITS = "cdhs"
-_RANKS = "23456789TJQKA"
-
-#: An argument type -> (its values given (players, deck size), how a value reads).
+#: An argument type -> (its values given (players, deck size), how a value reads: its wire
+#: form, ``engine.game.action_to_data``).
 DOMAINS: dict[str, tuple[Callable[[int, int], tuple[int, ...]], Callable[[int], str]]] = {
     "card": (lambda players, size: tuple(full_deck(size)), card_code),
     "seat": (lambda players, size: tuple(range(players)), str),
     "index": (lambda players, size: tuple(range(size + 1)), str),
-    "rank": (lambda players, size: tuple(range(2, 15)), lambda r: _RANKS[r - 2]),
-    "suit": (lambda players, size: tuple(range(4)), lambda s: _SUITS[s]),
+    "rank": (lambda players, size: tuple(range(2, 15)), rank_code),
+    "suit": (lambda players, size: tuple(range(4)), suit_code),
 }
 
 
