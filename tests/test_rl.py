@@ -437,6 +437,23 @@ def test_an_encoded_policy_plays_in_pidor_match(game, players, rl_bots, tmp_path
         assert verify(read_log(log)).ok
 
 
+def test_the_trained_example_plays_its_game_in_pidor_match(monkeypatch, tmp_path):
+    """examples/rl/policy.py loads the weights train.py wrote (and the layout they were
+    trained on) and plays the game they were trained for as a py: entrant, honestly."""
+    import json
+
+    monkeypatch.syspath_prepend(str(ROOT / "examples/rl"))
+    options = json.loads(str(np.load(ROOT / "examples/rl/podkidnoy-2.npz")["layout"]))["options"]
+    game, players = options["game"], options["players"]
+    entrants = [parse_entrant("py:policy:Trained", "trained")]
+    entrants += [parse_entrant("builtin:random", f"r{i}") for i in range(players - 1)]
+    out = run_match(game, players, 2 * players, seed="example", entrants=entrants, rotate=True, logs=tmp_path)
+    rows = {e["name"]: e for e in out.summary["entrants"]}
+    assert rows["trained"]["games"] == 2 * players and rows["trained"]["cheats"] == 0
+    for log in tmp_path.iterdir():
+        assert verify(read_log(log)).ok
+
+
 async def test_an_encoded_policy_plays_over_tcp(rl_bots):
     import trio
     from server_helpers import serve
