@@ -216,6 +216,10 @@ class TableSeat(Observation):
         return self._table.game.may_wait(self.seat)
 
     @property
+    def obliged(self) -> bool:
+        return self.seat in self._table.game.obliged()
+
+    @property
     def window(self) -> dict | None:
         w = self._table.window
         if w is None:

@@ -175,6 +175,12 @@ class Knowledge:
         t = self.belief()
         return t is not None and t.game is not None and t.game.may_wait(self.seat)
 
+    def obliged(self) -> bool:
+        """Whether the table waits on this seat's action now (``True`` when the belief is
+        lost: a seat that cannot tell had better act)."""
+        t = self.belief()
+        return t is None or t.game is None or self.seat in t.game.obliged()
+
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
         """The rule ids ``action`` of ``seat`` breaks, judged by the engine on the public
         state in which it is made: the open window's action on the state before it (the

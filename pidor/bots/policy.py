@@ -102,6 +102,8 @@ class Observation:
     * ``may_cheat``: ``False`` while the seat must replay honestly (T6);
     * ``may_wait``: the seat is among those who may act but need not (durak's defender once
       every card is covered, D5);
+    * ``obliged``: the table waits on the seat's action now (``Game.obliged``: its turn
+      clock runs, T9); ``False`` for a seat that may act but need not (a thrower-in, D5);
     * ``window``: the open call window (the ``window`` event plus ``action``, the action it
       is about) or ``None``; ``court``: the sitting court (the ``court`` event) or ``None``;
       ``mark``: the seat holding the mark;
@@ -147,6 +149,10 @@ class Observation:
 
     @property
     def may_wait(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def obliged(self) -> bool:
         raise NotImplementedError
 
     @property

@@ -68,6 +68,10 @@ class RemoteSeat(Observation):
         return self._waits and self.knowledge.may_wait()
 
     @property
+    def obliged(self) -> bool:
+        return self.knowledge.obliged()
+
+    @property
     def window(self) -> dict | None:
         return self.window_event
 
