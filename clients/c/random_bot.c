@@ -55,6 +55,8 @@ struct bot {
     char fatal[64];         /* the code of the last fatal error the server sent */
     int64_t seat, next_id;
     int64_t acted_seq, acted_id;  /* our last action: one per turn seq (rule 3) */
+    int64_t seat_id;        /* the id of our join or create request (-1: none sent) */
+    bool refused;           /* the server refused it: no seat to play, the bot ends (status 1) */
     int64_t started;        /* the table's game count when we sent start (-1: none) */
     long done;              /* games over */
 };
@@ -269,11 +271,11 @@ static void find_a_seat(struct bot *b)
     struct message m;
     if (b->table_wanted >= 0) {
         begin(&m, "join", 2);
-        add_int(&m, "id", b->next_id++);
+        add_int(&m, "id", b->seat_id = b->next_id++);
         add_int(&m, "table", b->table_wanted);
     } else if (b->creating) {
         begin(&m, "create", 2);
-        add_int(&m, "id", b->next_id++);
+        add_int(&m, "id", b->seat_id = b->next_id++);
         pack_str(&m.pk, "options");
         msgpack_pack_map(&m.pk, 2 + (b->create != NULL) + (b->deck != 0));
         if (b->create)
@@ -375,6 +377,8 @@ static void handle(struct bot *b, const msgpack_object *msg)
         fprintf(stderr, "refused: %s: %s\n", code, text);
         if (get_int(msg, "id", -2) == b->acted_id)
             b->acted_seq = -1;  /* our last action was refused: act on the turn that follows */
+        if (get_int(msg, "id", -2) == b->seat_id)
+            b->refused = true;  /* no table for us (e.g. bad_options): waiting would be for ever */
         if (get(msg, "fatal") && get(msg, "fatal")->type == MSGPACK_OBJECT_BOOLEAN && get(msg, "fatal")->via.boolean)
             snprintf(b->fatal, sizeof b->fatal, "%s", code);
     } else if (is(msg, "type", "closed")) {
@@ -391,7 +395,7 @@ static int play(struct bot *b)
         fprintf(stderr, "cannot connect to %s:%s\n", b->host, b->port);
         return 1;
     }
-    while (b->done < b->games) {
+    while (b->done < b->games && !b->refused) {
         int got = receive(b, &msg, IDLE_PING_MS);
         if (got == 1) {
             handle(b, &msg.data);
@@ -408,8 +412,12 @@ static int play(struct bot *b)
             }
         }
     }
-    request(b, "leave");
     msgpack_unpacked_destroy(&msg);
+    if (b->refused) {
+        close(b->fd);
+        return 1;
+    }
+    request(b, "leave");
     close(b->fd);
     return 0;
 }
@@ -449,7 +457,7 @@ static long number(const char *arg, long low, long high)
 int main(int argc, char **argv)
 {
     struct bot b = {.host = "127.0.0.1", .port = "7777", .name = "c-random-bot", .table_wanted = -1,
-                    .players = 4, .bots = -1, .games = 1, .seat = -1, .next_id = 1, .started = -1};
+                    .players = 4, .bots = -1, .games = 1, .seat = -1, .next_id = 1, .started = -1, .seat_id = -1};
     unsigned seed = (unsigned)time(NULL);
     const char *env;
     if ((env = getenv("PIDOR_HOST")) && *env)

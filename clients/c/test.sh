@@ -9,7 +9,8 @@ python=${PIDOR_PYTHON:-$root/.venv/bin/python}
 [ -x "$python" ] || python=python3
 data=$(mktemp -d)
 : > "$data/server.log"
-PYTHONPATH=$root "$python" -m pidor.cli serve --port 0 --data "$data" 2> "$data/server.log" &
+# (a table for every game and deck, and more, from one address: above the default rate)
+PYTHONPATH=$root "$python" -m pidor.cli serve --port 0 --data "$data" --tables-per-minute 1000 2> "$data/server.log" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 port=
@@ -39,6 +40,8 @@ for table in $tables; do
     ./random_bot --port "$port" --create "$game" --deck "$deck" --players "$players" --seed 5 "^game 1 over: "
 done
 first=${tables%%:*}
+first_players=${tables%%[[:space:]]*}  # (the first table's game:deck:players)
+first_players=${first_players##*:}
 # The bot's hello, as JSON: a listener on a free port reads one frame and hangs up (the bot
 # then ends: it has no token to come back with). A bot that does not connect fails it
 # after 30 s.
@@ -59,7 +62,10 @@ print(json.dumps(decode_frame(frame.read(struct.unpack(">I", frame.read(4))[0]))
   echo "$hello"
 }
 check "hello says may_call false: it never calls (PROTOCOL.md §3)" hello_of '"type": "hello", .*"may_call": false'
-check "two games in a row at one table" ./random_bot --port "$port" --create "$first" --players 2 --games 2 "^game 2 over: "
+check "two games in a row at one table" ./random_bot --port "$port" --create "$first" --players "$first_players" --games 2 \
+  "^game 2 over: "
+check "a table the server will not create: its refusal, exit status 1" \
+  bash -c './random_bot --port "$1" --create no_such_game; [ $? -eq 1 ]' _ "$port" "^refused: bad_options: "
 check "without --create or an open table: a table of the server's default game" \
   ./random_bot --port "$port" --players 2 "^created table [0-9]+ \([a-z_]+, 2 seats\)"
 check "bad arguments: the usage, exit status 2" bash -c './random_bot --players 9; [ $? -eq 2 ]' "usage: random_bot"
