@@ -307,6 +307,8 @@ class HundredOneGame(Dealing, HundredState, Game):
             self._draw(seat, count, penalty, events)
             if penalty:
                 self._pass_turn(seat, None)  # H4a: he loses his turn
+            elif self.six:  # T13: a turn of draws for his own six (H3, H4) may never end (drawn from a
+                self.units.end(False)  # hand, H6): each counts as a unit without progress (our reading)
             # T14: paying never empties a hand (a random card taken may have left a giver one)
             self.payments[:] = [p for p in self.payments if len(self.hands[p[0]]) >= 2]
         if self.payments:

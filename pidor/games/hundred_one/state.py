@@ -157,14 +157,18 @@ class HundredState:
             z[f"hand.{s}"] = list(hand)
         return z
 
-    def position(self) -> bytes:
+    def position(self) -> tuple:
         """T13: every card's place (the deck and the table in order, hands as sets), whose turn
         it is and what is owed (a penalty, a six to cover, a named suit, a payment), taken at
-        the end of a turn (the unit, T13b)."""
-        owed = (self.turn, self.drew, self.six, self.suit, self.naming, self.last, self.dealing, self.penalty,
-                self.payments)
-        return b"|".join((bytes(self.deck), bytes(self.table), *(bytes(sorted(h)) for h in self.hands),
-                          repr(owed).encode()))
+        the end of a turn (the unit, T13b) and after each draw of a turn that may not end (his
+        own six, H4): whether he drew, not how often. Ints only (``units._key``: the same key
+        in every process)."""
+        def number(x) -> int:
+            return -1 if x is None else int(x)
+
+        owed = (self.turn, min(self.drew, 1), self.six, number(self.suit), self.naming, number(self.last),
+                self.dealing, tuple(self.penalty or ()), tuple(tuple(p) for p in self.payments))
+        return (tuple(self.deck), tuple(self.table), tuple(tuple(sorted(h)) for h in self.hands), owed)
 
     # --- data -------------------------------------------------------------------
 
