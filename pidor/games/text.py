@@ -75,7 +75,8 @@ class GameText:
     #: without a seat's ``.N`` (``hand.0`` is seat 0's ``hand``): ``ru``/``en`` the name,
     #: ``look`` how its cards lie: ``row`` side by side, ``fan`` overlapping (a pile, the
     #: last card on top), ``pairs`` in the groups :meth:`groups` makes (a card and the one
-    #: on it). A game lists its own zones over these; a zone named nowhere is drawn as a row
+    #: on it), ``plays`` in those groups side by side, each a small fan (a pile's plays). A
+    #: game lists its own zones over these; a zone named nowhere is drawn as a row
     #: under its id.
     ZONES: ClassVar[dict[str, dict[str, str]]] = {
         "deck": {"ru": "колода", "en": "deck", "look": "fan"},
@@ -160,8 +161,9 @@ class GameText:
 
     def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
         """The zones of look ``pairs`` as groups of cards that lie on one another (durak: an
-        attacking card and the card that covers it), from the public ``view``; every card
-        of such a zone in exactly one group. By default none."""
+        attacking card and the card that covers it), or of look ``plays`` as the plays a
+        pile is made of («верю — не верю»), from the public ``view``; every card of such a
+        zone in exactly one group, in the zone's order. By default none."""
         return {}
 
     def action_cards(self, seat: int, action: dict, before: dict | None) -> list[str]:

@@ -133,11 +133,19 @@ class DoubtText(GameText):
         },
     }
     ZONES = {**GameText.ZONES,
-             "pile": {"ru": "стопка", "en": "pile", "look": "fan"},
+             "pile": {"ru": "стопка", "en": "pile", "look": "plays"},
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"},
              "aside": {"ru": "отложена", "en": "set aside", "look": "row"},
              "shown": {"ru": "показанные карты", "en": "shown cards", "look": "row"}}
     SHORT = {"l": "lead", "a": "add", "b": "believe", "d": "doubt"}
+
+    def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
+        # the pile as the plays it is made of, bottom first (B2, B3): a play opened lies face up
+        cards, out, at = zones.get("pile") or [], [], 0
+        for play in view.get("pile") or []:
+            out.append(cards[at:at + play["count"]])
+            at += play["count"]
+        return {"pile": out}
     #: a pile has left the table
     REDRAW = frozenset({"pile"})
 
