@@ -9,6 +9,7 @@ import socket
 import sqlite3
 
 import msgpack
+import pytest
 
 from pidor.cards import deck as full_deck
 from pidor.cards import parse_cards
@@ -130,6 +131,20 @@ def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]
                                          if k != "players")])
                 out.append((name, {"game": game, **options}))
                 break
+    return out
+
+
+def one_fast_per_game(params: list, by=lambda p: [p[1]["game"]], ids=None) -> list:
+    """``params`` (tuples, e.g. ``game_variants()``) as pytest params, in order: a param runs
+    in the fast tier when it is the first with one of its keys, ``by(param)`` (default: its
+    game), else it is marked ``slow`` (``-m "not slow"`` leaves it out); so the fast tier
+    still touches every game (and every key). ``ids``: the params' ids (default: the first
+    item of each)."""
+    seen, out = set(), []
+    for k, p in enumerate(params):
+        keys = set(by(p))
+        out.append(pytest.param(*p, id=ids[k] if ids else str(p[0]), marks=[] if keys - seen else [pytest.mark.slow]))
+        seen |= keys
     return out
 
 

@@ -184,6 +184,7 @@ def test_resume_after_a_kill_gives_the_same_summary(tmp_path):
     assert r.exit_code == 2 and "another match" in r.output and path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_sprt_stops_a_two_entrant_match_at_the_same_game_for_any_concurrency():
     args = ["--players", "2", "--games", "400", "--seed", "3", "--rotate", "--entrant",
             "cheater=builtin:random:cheat=0.3", "--entrant", "honest=builtin:random:attention=0.9",

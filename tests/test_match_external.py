@@ -198,6 +198,7 @@ def test_a_seat_s_token_gives_that_seat_and_nothing_else_for_the_match_s_life(tm
         pytest.fail("the token still worked after the match")
 
 
+@pytest.mark.slow
 def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):
     """``tcp:TOKEN``: the runner says where it listens and waits; the sample bot, started
     by hand with ``--token``, is seated for every game of that entrant in one connection."""

@@ -38,6 +38,7 @@ def interrupt(process: subprocess.Popen) -> tuple[str, str]:
             process.wait()
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_says_hello_is_reported_and_ctrl_c_ends_the_match_and_its_programs(tmp_path):
     """The bot connects and says nothing (and forked a child before): the runner says,
     while it waits, whom it waits for and what it sees; Ctrl-C then ends the match, the

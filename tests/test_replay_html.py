@@ -121,6 +121,7 @@ def test_the_page_is_one_small_file_that_needs_no_network(game):
     assert any("x" in s["k"] for s in data["steps"]) and any("j" in s["k"] for s in data["steps"])
 
 
+@pytest.mark.slow
 def test_chromium_steps_through_a_cheat_and_a_court_from_all_seats(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -179,6 +180,7 @@ def test_one_seat_sees_the_others_hidden_cards_face_down(game, tmp_path):
     assert 'class="seat viewer" data-seat="1"' in dom or 'class="seat acting viewer" data-seat="1"' in dom
 
 
+@pytest.mark.slow
 def test_keys_step_jump_and_cycle_the_view(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -240,6 +242,7 @@ def test_durak_covers_lie_on_the_cards_they_cover(durak, tmp_path):
     assert groups == want and any(len(g) == 2 for g in groups)
 
 
+@pytest.mark.slow
 def test_screenshots_of_a_deal_a_trick_a_bout_and_a_court(game, durak, tmp_path):
     page, data = game
     steps = data["steps"]

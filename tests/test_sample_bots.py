@@ -80,6 +80,7 @@ def conform_runs():
             process.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", list(BOTS))
 def test_the_sample_bot_passes_every_check(conform_runs, bot):
     out, err = conform_runs[bot].communicate(timeout=600)
@@ -135,6 +136,7 @@ def _example_commands(tmp_path: pathlib.Path) -> dict[str, list[str]]:
     return {"python": [sys.executable, str(py)], "js": ["node", str(js)]}
 
 
+@pytest.mark.slow
 def test_the_readme_bot_examples_pass_conform_and_play_a_match(tmp_path):
     """Issue 21 §3: the READMEs' bot examples, as written, pass ``pidor conform`` and play a
     ``pidor match`` without a forfeit: the kit and the match launch a bot alike."""
