@@ -148,6 +148,24 @@ def one_fast_per_game(params: list, by=lambda p: [p[1]["game"]], ids=None) -> li
     return out
 
 
+_ParameterSet = type(pytest.param(None))
+
+
+def first_fast(test):
+    """Above a test's ``@pytest.mark.parametrize``: its first case stays in the fast tier, the
+    others are marked ``slow`` (for a case that costs a second or more: the full run, the CI's,
+    has them all)."""
+    mark = test.pytestmark[-1]  # (the decorator just below this one)
+    assert mark.name == "parametrize", test
+    names, values = mark.args[:2]
+    cases = []
+    for k, v in enumerate(values):
+        p = v if isinstance(v, _ParameterSet) else pytest.param(*(v if "," in names or not isinstance(names, str) else (v,)))
+        cases.append(p if k == 0 else pytest.param(*p.values, id=p.id, marks=[*p.marks, pytest.mark.slow]))
+    test.pytestmark[-1] = pytest.mark.parametrize(names, cases, *mark.args[2:], **mark.kwargs).mark
+    return test
+
+
 #: What may be in Latin letters on a Russian screen (issue 28 §2): cards (10♥), names (bot-2,
 #: a player's name, given by the caller), rule ids (D4b, T6, B5f: any game's letter), hashes and
 #: seeds, the commands a person types (`start`, `bot МЕСТО`, an option's command before its «—»:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ended
+from helpers import ended, first_fast
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": f"{ROOT / 'tests/bots'}:{ROOT}"}
@@ -89,6 +89,7 @@ def play_then_interrupt(tmp_path: Path, concurrency: int, *args: str) -> tuple[s
     return match, line, players
 
 
+@first_fast
 @pytest.mark.parametrize("concurrency", [2, 1])
 def test_ctrl_c_stops_in_process_games_with_one_line_and_no_worker_left(tmp_path, concurrency):
     """In worker processes (``--concurrency 2``) or in the runner's own: one line, exit 130,

@@ -20,7 +20,7 @@ from pidor.play.words import EVENTS
 import trio
 
 from pidor.gamelog.reader import read_log
-from helpers import deck_near, latin_outside_names, players_of
+from helpers import deck_near, first_fast, latin_outside_names, players_of
 from pty_play import Person, Terminal
 from server_helpers import serve
 
@@ -173,6 +173,7 @@ def _counted(game: str) -> list[str]:
     return [o.name for o in game_class(game).CLOCKS if text_of(game).clock_line(Say("ru", str), o.name, "1 с")]
 
 
+@first_fast
 @pytest.mark.parametrize("game", [g for g in GAME_IDS if _counted(g)])
 async def test_a_game_clock_counts_down_while_you_may_still_act(game, tmp_path):
     """Issue 28 §3: durak's «бито» clock on the person's turn (everything covered, he may

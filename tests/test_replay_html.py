@@ -143,6 +143,7 @@ def test_chromium_steps_through_a_cheat_and_a_court_from_all_seats(game, tmp_pat
     assert 'class="card back"' not in section(dom, "board")
 
 
+@pytest.mark.slow
 def test_the_seats_sit_around_the_table_with_name_mark_count_and_cards(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -197,6 +198,7 @@ def test_keys_step_jump_and_cycle_the_view(game, tmp_path):
     assert views == ["0", "1", "all"]
 
 
+@pytest.mark.slow
 def test_the_labels_follow_lang_and_switch(game, durak, tmp_path):
     page, _ = game
     dom = page_of(dom_of(page, "", tmp_path))
@@ -209,6 +211,7 @@ def test_the_labels_follow_lang_and_switch(game, durak, tmp_path):
     assert not re.search(r">\s*(trump|deck|mark|hand|to act)\b", dom)
 
 
+@pytest.mark.slow
 def test_a_court_is_a_panel_with_the_card_rules_votes_verdict_and_undo(durak, tmp_path):
     page, data = durak
     steps = data["steps"]
@@ -227,6 +230,7 @@ def test_a_court_is_a_panel_with_the_card_rules_votes_verdict_and_undo(durak, tm
     assert "j" in steps[k + 1] or re.search(r'id="court-panel"[^>]*hidden', dom)
 
 
+@pytest.mark.slow
 def test_durak_covers_lie_on_the_cards_they_cover(durak, tmp_path):
     page, data = durak
     steps = data["steps"]

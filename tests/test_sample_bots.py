@@ -97,6 +97,7 @@ def test_the_sample_bot_passes_every_check(conform_runs, bot):
     assert re.fullmatch(WINDOWS[bot], windows), windows
 
 
+@pytest.mark.slow
 def test_the_sample_bots_of_every_language_play_a_match(tmp_path):
     """Each sample bot, the command that passes ``pidor conform``, can be a ``cmd:`` entrant
     of ``pidor match`` (it finds its server and token in the environment and, with ``--games
@@ -168,6 +169,7 @@ def test_the_readme_bot_examples_pass_conform_and_play_a_match(tmp_path):
     assert {n: (rows[n]["games"], rows[n]["forfeits"]) for n in commands} == {n: (4, 0) for n in commands}, rows
 
 
+@pytest.mark.slow
 def test_conform_shows_the_error_above_the_last_line_of_a_bot_that_crashes(tmp_path):
     """Issue 21 §3: a Node bot whose package is missing ends its stderr with "Node.js
     v20…"; the kit shows the ERR_MODULE_NOT_FOUND line above it, in the check's detail and

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import game_variants, one_fast_per_game, players_of
+from helpers import first_fast, game_variants, one_fast_per_game, players_of
 from server_helpers import play_until, seated_client, serve
 
 from pidor.bots import Policy, RandomBot
@@ -37,8 +37,6 @@ from pidor.match.external import Forfeited
 
 VARIANTS = game_variants()
 IDS = [name for name, _ in VARIANTS]
-#: Every variant; the first of each game in the fast tier, the others slow.
-EACH = one_fast_per_game([(o,) for _, o in VARIANTS], by=lambda p: [p[0]["game"]], ids=IDS)
 ROOT = Path(__file__).resolve().parent.parent
 CHEATY = "builtin:random:cheat=0.2,attention=0.5,false_call=0.05,acquit=0.3"
 
@@ -139,7 +137,8 @@ def play_seat_forfeited(table: Table, seed: bytes, after: int) -> bytes:
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("options", EACH)
+@first_fast
+@pytest.mark.parametrize("options", [o for _, o in VARIANTS], ids=IDS)
 def test_a_forfeited_seats_stand_in_never_cheats_and_the_logs_verify_T9(options):
     """From the deal, or from the middle of the game on; two games at each table, so the
     second follows a result (D2, V9 ``no_first_transfer``, P1)."""
@@ -159,7 +158,8 @@ NEVER_COMES = f"cmd:{sys.executable} -c pass"
 CRASHES = f"cmd:{sys.executable} {ROOT / 'tests/bots/bad_bot.py'} crash --port {{port}} --token {{token}}"
 
 
-@pytest.mark.parametrize("options", EACH)
+@first_fast
+@pytest.mark.parametrize("options", [o for _, o in VARIANTS], ids=IDS)
 def test_a_match_seat_that_forfeits_is_played_honestly_and_its_logs_verify_T9(options, tmp_path):
     """The issue's reproduction in every variant: a bot that never comes (forfeits at the
     start: ``absent``) and one that crashes on its first turn (``crash``, in the middle of

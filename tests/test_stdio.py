@@ -142,6 +142,7 @@ def test_the_sample_bots_play_a_rotated_match_and_their_logs_verify(tmp_path):
     assert sorted(p.name for p in (tmp_path / "err").glob("*.stderr")) == ["py.stderr", "sh.stderr"]
 
 
+@pytest.mark.slow
 def test_a_bot_that_draws_its_chance_from_start_plays_the_same_games_at_any_concurrency(tmp_path):
     """T10: ``start`` gives the seat's seed of the match (the Python sample seeds its
     random choices with it), so its games do not depend on which process played before."""
@@ -222,6 +223,7 @@ def test_a_bot_that_cannot_start_stops_the_match_with_exit_3(tmp_path):
         "forfeits (absent): cannot start" in line), line
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_a_stdio_match_and_its_bots_with_one_line(tmp_path):
     """Exit 130, the one line of Ctrl-C, and the bot (whose pid it told through a FIFO,
     read here: no clock) has ended; the game under way is cut off, not played out by a

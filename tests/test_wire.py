@@ -106,6 +106,7 @@ values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.text(max_size=8), values, max_size=6), st.integers(1, 40))
 def test_round_trip(message, step):
