@@ -198,6 +198,7 @@ def padded(data: bytes, ticks: int) -> bytes:
     return b"".join(out)
 
 
+@pytest.mark.slow
 def test_a_log_larger_than_read_whole_is_read_twice_with_the_same_reports(tmp_path, game_logs, monkeypatch):
     """A log over READ_WHOLE is read twice, keeping no record: the same report as from one
     reading, for every game, both forms, and a log that fails, is cut short or changes

@@ -164,6 +164,7 @@ def test_the_seats_sit_around_the_table_with_name_mark_count_and_cards(game, tmp
     assert re.search(r'data-zone="stack\.\d"><span class="name">stack<', dom)
 
 
+@pytest.mark.slow
 def test_one_seat_sees_the_others_hidden_cards_face_down(game, tmp_path):
     page, data = game
     steps = data["steps"]

@@ -182,6 +182,7 @@ def test_a_seat_that_must_replay_honestly_is_offered_honest_actions_only(game, p
     assert seen > 0
 
 
+@pytest.mark.slow
 def test_wait_is_offered_only_to_a_seat_the_game_does_not_wait_on():
     found = 0
     for game in GAME_IDS:
