@@ -129,6 +129,7 @@ def pidor(*args: str, cwd=None) -> subprocess.CompletedProcess:
                           timeout=60, preexec_fn=bound)
 
 
+@first_fast
 @pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
 def test_verify_reports_each_hostile_file_in_one_line_and_goes_on(tmp_path, game_logs, jobs):
     d = hostile_dir(tmp_path, game_logs["pidor"])

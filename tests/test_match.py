@@ -125,6 +125,7 @@ def test_the_text_summary_writes_a_cards_option_as_it_is_typed(game):
     assert f", {option.name}={cards}," in r.stdout.splitlines()[0]  # (interim lines go to stderr)
 
 
+@pytest.mark.slow
 def test_concurrency_1_and_2_give_the_same_json_and_logs(tmp_path):
     args = ["--players", "3", "--games", "12", "--seed", "par", "--rotate", "--entrant", f"a={SPEC}",
             "--entrant", "b=builtin:random", "--entrant", "c=builtin:random:attention=1", "--entrant",

@@ -197,6 +197,7 @@ def test_wait_is_offered_only_to_a_seat_the_game_does_not_wait_on():
     assert found > 0  # (some game lets seats wait: durak's thrower-in, D5)
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_a_game_ends_with_minus_one_to_the_loser_and_plus_one_shared(game, players):
     env = pidor.rl.env(game, players=players)
@@ -224,6 +225,7 @@ def test_rewards_by_place_and_for_a_draw():
     assert shared.payoffs({"loser": 2, "draw": False, "order": [3, 0, 1]}) == pytest.approx([1 / 3, 1 / 3, -1, 1 / 3])
 
 
+@pytest.mark.slow
 def test_court_shaping_is_off_by_default_and_rewards_the_courts_when_asked():
     """With ``shaping``, a seat the mark goes to by a call or a court gets -shaping at
     once, the caller of a guilty verdict +shaping; without it, only the game's end pays."""
@@ -394,6 +396,7 @@ class Recording(pidor.rl.EncodedPolicy):
         return chosen
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_a_policy_sees_in_a_match_what_the_environment_showed(game, players):
     """The vector and the masks an EncodedPolicy computes from its Observation (the

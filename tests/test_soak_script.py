@@ -177,6 +177,7 @@ def test_a_crash_an_exception_and_an_unclean_stop_each_fail():
     assert text.splitlines()[-1] == "FAIL: the server died during the soak (exit status 1)"
 
 
+@pytest.mark.slow
 async def test_every_hostile_behaviour_runs_and_meets_the_framing_errors(autojump_clock):
     async with serve() as (server, port):
         tallies = await hostile.hostile_mix(port, len(hostile.BEHAVIOURS), 20.0, seed=7)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ended
+from helpers import ended, first_fast
 
 from pidor.bots.policy import Observation
 from pidor.gamelog.reader import read_log
@@ -183,6 +183,7 @@ MISBEHAVING = {"garbage": "garbage", "range": "garbage", "action": "garbage", "n
                "long": "garbage", "hello": "garbage", "crash": "crash", "fork": "crash"}
 
 
+@first_fast
 @pytest.mark.parametrize("modes", [("garbage", "range", "action", "null"), ("long", "hello", "crash", "fork")])
 def test_bots_that_misbehave_forfeit_with_their_reason_and_the_match_goes_on(tmp_path, modes):
     """A line that is no answer, an option that is none, a silent turn it must play, a line
@@ -207,6 +208,7 @@ def test_bots_that_misbehave_forfeit_with_their_reason_and_the_match_goes_on(tmp
             assert ended(int(child))
 
 
+@first_fast
 @pytest.mark.parametrize("limit, reason", [("--move-time", "timeout"), ("--game-time", "game_time")])
 def test_a_silent_bot_forfeits_when_its_time_runs_out(tmp_path, limit, reason):
     summary, [record] = run(tmp_path, "--players", "2", "--games", "1", limit, "0.3", "--entrant", f"mute={BAD}silent")
