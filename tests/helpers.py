@@ -158,9 +158,10 @@ def first_fast(test):
     mark = test.pytestmark[-1]  # (the decorator just below this one)
     assert mark.name == "parametrize", test
     names, values = mark.args[:2]
+    several = not isinstance(names, str) or "," in names  # (then each value is a tuple)
     cases = []
     for k, v in enumerate(values):
-        p = v if isinstance(v, _ParameterSet) else pytest.param(*(v if "," in names or not isinstance(names, str) else (v,)))
+        p = v if isinstance(v, _ParameterSet) else pytest.param(*v) if several else pytest.param(v)
         cases.append(p if k == 0 else pytest.param(*p.values, id=p.id, marks=[*p.marks, pytest.mark.slow]))
     test.pytestmark[-1] = pytest.mark.parametrize(names, cases, *mark.args[2:], **mark.kwargs).mark
     return test
