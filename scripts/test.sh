@@ -5,6 +5,7 @@
 # makes the venv, runs pytest, and the JavaScript and C clients' own tests. A missing tool
 # fails here, loudly, naming what to install: no test is ever skipped (the Ray test skips
 # itself where Ray is missing, so the test extra's Ray is checked here).
+# Arguments go on to pytest: `bash scripts/test.sh -m "not slow"` is the fast tier (README).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -9,6 +9,7 @@ import socket
 import sqlite3
 
 import msgpack
+import pytest
 
 from pidor.cards import deck as full_deck
 from pidor.cards import parse_cards
@@ -131,6 +132,39 @@ def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]
                 out.append((name, {"game": game, **options}))
                 break
     return out
+
+
+def one_fast_per_game(params: list, by=lambda p: [p[1]["game"]], ids=None) -> list:
+    """``params`` (tuples, e.g. ``game_variants()``) as pytest params, in order: a param runs
+    in the fast tier when it is the first with one of its keys, ``by(param)`` (default: its
+    game), else it is marked ``slow`` (``-m "not slow"`` leaves it out); so the fast tier
+    still touches every game (and every key). ``ids``: the params' ids (default: the first
+    item of each)."""
+    seen, out = set(), []
+    for k, p in enumerate(params):
+        keys = set(by(p))
+        out.append(pytest.param(*p, id=ids[k] if ids else str(p[0]), marks=[] if keys - seen else [pytest.mark.slow]))
+        seen |= keys
+    return out
+
+
+_ParameterSet = type(pytest.param(None))
+
+
+def first_fast(test):
+    """Above a test's ``@pytest.mark.parametrize``: its first case stays in the fast tier, the
+    others are marked ``slow`` (for a case that costs a second or more: the full run, the CI's,
+    has them all)."""
+    mark = test.pytestmark[-1]  # (the decorator just below this one)
+    assert mark.name == "parametrize", test
+    names, values = mark.args[:2]
+    several = not isinstance(names, str) or "," in names  # (then each value is a tuple)
+    cases = []
+    for k, v in enumerate(values):
+        p = v if isinstance(v, _ParameterSet) else pytest.param(*v) if several else pytest.param(v)
+        cases.append(p if k == 0 else pytest.param(*p.values, id=p.id, marks=[*p.marks, pytest.mark.slow]))
+    test.pytestmark[-1] = pytest.mark.parametrize(names, cases, *mark.args[2:], **mark.kwargs).mark
+    return test
 
 
 #: What may be in Latin letters on a Russian screen (issue 28 §2): cards (10♥), names (bot-2,

@@ -69,6 +69,7 @@ def losses(result, seat: int) -> int:
     return sum(1 for record in result.records if record["loser"] == seat)
 
 
+@pytest.mark.slow
 def test_smoke_heuristic_beats_random_and_greedy():
     r = run_match("podkidnoy", 2, 24, seed="smoke", specs=["builtin:heuristic", "builtin:random"])
     assert losses(r, 0) <= 4 < losses(r, 1)

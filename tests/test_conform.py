@@ -45,6 +45,7 @@ FLAWS = {
 }
 
 
+@pytest.mark.slow
 async def test_each_flaw_of_the_broken_bot_fails_its_check_and_no_other():
     records = {}
     limit = trio.CapacityLimiter(4)

@@ -219,9 +219,9 @@ def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: floa
     return table
 
 
-@pytest.mark.parametrize("variant", GAMES)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
+#: A random game: its seed, players and deck (brought within the game's bounds), the bots'
+#: cheating and calling, and whether the table's previous game had a loser.
+RANDOM_GAME = dict(
     seed=st.binary(min_size=1, max_size=8),
     players=st.integers(2, 6),
     deck=st.sampled_from([36, 52]),
@@ -231,11 +231,27 @@ def play_checked(variant: str, players: int, deck: int, seed: bytes, cheat: floa
     acquit=st.sampled_from([0.0, 0.5]),
     after_loss=st.booleans(),
 )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", GAMES)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**RANDOM_GAME)
 def test_random_games_keep_every_invariant(variant, seed, players, deck, cheat, attention, false_call, acquit,
                                            after_loss):
     play_checked(variant, players, deck, seed, cheat, attention, false_call, acquit, after_loss)
 
 
+@pytest.mark.parametrize("variant", GAMES)
+@settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**RANDOM_GAME)
+def test_a_random_game_of_each_game_keeps_every_invariant(variant, seed, players, deck, cheat, attention, false_call,
+                                                          acquit, after_loss):
+    """The fast tier's: the test above, with one random game of each game, not 25."""
+    play_checked(variant, players, deck, seed, cheat, attention, false_call, acquit, after_loss)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(

@@ -16,6 +16,7 @@ import logging
 import tracemalloc
 from contextlib import contextmanager
 
+import pytest
 import trio
 import trio.testing
 from hypothesis import HealthCheck, event, given, settings, strategies as st
@@ -112,6 +113,7 @@ def field_values(values: st.SearchStrategy) -> st.SearchStrategy:
     return st.dictionaries(st.sampled_from(FIELDS), values | st.sampled_from(CARDS) | st.integers(-2, 8), max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(game=st.sampled_from(GAME_IDS), data=ANY)
 def test_parse_action_takes_any_value_as_the_action(game, data):
@@ -320,6 +322,7 @@ async def assert_hello_answered(port, hello: dict) -> None:
     await c.aclose()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(game=st.sampled_from(GAME_IDS), hello=request("hello"),
        script=st.lists(st.tuples(st.integers(0, 2), MESSAGE), min_size=1, max_size=20))

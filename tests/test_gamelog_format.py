@@ -132,6 +132,7 @@ def test_writer_creates_files_and_reports_bad_paths(tmp_path):
     assert log.problem.kind == "unfinished" and "no footer" in log.problem.reason
 
 
+@pytest.mark.slow
 def test_unfinished_log_cut_anywhere_in_a_record_reads_up_to_the_last_whole_record(game_log):
     items = frames(game_log)
     whole = join(items[:-3])
@@ -144,6 +145,7 @@ def test_unfinished_log_cut_anywhere_in_a_record_reads_up_to_the_last_whole_reco
     assert read_msgpack(b"").problem.kind == "unfinished"
 
 
+@pytest.mark.slow
 def test_every_changed_byte_is_detected(game_log):
     """Flip each byte of the header, of a middle record and of the footer."""
     items = frames(game_log)

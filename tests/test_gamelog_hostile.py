@@ -19,7 +19,7 @@ import tracemalloc
 
 import msgpack
 import pytest
-from helpers import players_of
+from helpers import first_fast, players_of
 
 from pidor.games import GAME_IDS
 from pidor.gamelog import verify as verify_module
@@ -129,6 +129,7 @@ def pidor(*args: str, cwd=None) -> subprocess.CompletedProcess:
                           timeout=60, preexec_fn=bound)
 
 
+@first_fast
 @pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
 def test_verify_reports_each_hostile_file_in_one_line_and_goes_on(tmp_path, game_logs, jobs):
     d = hostile_dir(tmp_path, game_logs["pidor"])
@@ -143,6 +144,7 @@ def test_verify_reports_each_hostile_file_in_one_line_and_goes_on(tmp_path, game
     assert len(r.stderr.splitlines()) == 5 and r.stdout.splitlines()[-1] == "2 verified, 2 failed, 3 unusable"
 
 
+@first_fast
 @pytest.mark.parametrize("name", ["b-fifo.plog", "c-zero.plog", "d-sparse.plog"])
 def test_replay_and_export_refuse_what_is_no_log_in_one_line(tmp_path, game_logs, name):
     d = hostile_dir(tmp_path, game_logs["pidor"])
@@ -197,6 +199,7 @@ def padded(data: bytes, ticks: int) -> bytes:
     return b"".join(out)
 
 
+@pytest.mark.slow
 def test_a_log_larger_than_read_whole_is_read_twice_with_the_same_reports(tmp_path, game_logs, monkeypatch):
     """A log over READ_WHOLE is read twice, keeping no record: the same report as from one
     reading, for every game, both forms, and a log that fails, is cut short or changes

@@ -17,7 +17,7 @@ from __future__ import annotations
 from string import Formatter
 
 import pytest
-from helpers import game_variants, players_of
+from helpers import game_variants, one_fast_per_game, players_of
 
 from pidor.autoplay import play_game
 from pidor.bots import POLICIES, RandomBot, make_policy
@@ -116,7 +116,7 @@ def _random_game(options: dict, seed: bytes) -> list[dict]:
     return events
 
 
-@pytest.mark.parametrize("name,options", VARIANTS, ids=[n for n, _ in VARIANTS])
+@pytest.mark.parametrize("name,options", one_fast_per_game(VARIANTS))
 def test_every_event_and_field_is_documented(name, options):
     documented = {**TABLE_EVENTS, **spec(options["game"]).events}
     for k in range(3):
@@ -132,7 +132,7 @@ def test_every_event_and_field_is_documented(name, options):
 # ------------------------------------------------------------------ logs
 
 
-@pytest.mark.parametrize("name,options", VARIANTS, ids=[n for n, _ in VARIANTS])
+@pytest.mark.parametrize("name,options", one_fast_per_game(VARIANTS))
 def test_its_logs_verify_replay_and_export(name, options, tmp_path):
     extra = {k: v for k, v in options.items() if k not in ("game", "players")}
     n = options["players"]
@@ -151,11 +151,14 @@ def test_its_logs_verify_replay_and_export(name, options, tmp_path):
 
 #: Small search budgets: the matrix checks that a policy plays a game through, not how well.
 _PARAMS = {"ismcts": ":iterations=20,steps=200"}
+#: Every policy at every variant; the fast tier has the first variant of each game with one
+#: policy, and every policy at the first game.
+MATRIX = [(name, options, policy) for name, options in VARIANTS for policy in POLICIES]
 
 
-@pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("name,options", VARIANTS, ids=[n for n, _ in VARIANTS])
-def test_every_policy_plays_every_game_it_declares_to_the_end(policy, name, options):
+@pytest.mark.parametrize("name,options,policy", one_fast_per_game(
+    MATRIX, by=lambda p: [p[1]["game"], p[2]], ids=[f"{name}-{policy}" for name, _, policy in MATRIX]))
+def test_every_policy_plays_every_game_it_declares_to_the_end(name, options, policy):
     """Issue 22 §2: each built-in policy at a table of its own kind, two games (the second
     after a result), to the end; a game it does not declare is refused in one line."""
     text = f"builtin:{policy}{_PARAMS.get(policy, '')}"

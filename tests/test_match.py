@@ -125,6 +125,7 @@ def test_the_text_summary_writes_a_cards_option_as_it_is_typed(game):
     assert f", {option.name}={cards}," in r.stdout.splitlines()[0]  # (interim lines go to stderr)
 
 
+@pytest.mark.slow
 def test_concurrency_1_and_2_give_the_same_json_and_logs(tmp_path):
     args = ["--players", "3", "--games", "12", "--seed", "par", "--rotate", "--entrant", f"a={SPEC}",
             "--entrant", "b=builtin:random", "--entrant", "c=builtin:random:attention=1", "--entrant",
@@ -184,6 +185,7 @@ def test_resume_after_a_kill_gives_the_same_summary(tmp_path):
     assert r.exit_code == 2 and "another match" in r.output and path.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_sprt_stops_a_two_entrant_match_at_the_same_game_for_any_concurrency():
     args = ["--players", "2", "--games", "400", "--seed", "3", "--rotate", "--entrant",
             "cheater=builtin:random:cheat=0.3", "--entrant", "honest=builtin:random:attention=0.9",

@@ -53,6 +53,7 @@ def verified(record: dict) -> dict:
     return log
 
 
+@pytest.mark.slow
 def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verify(tmp_path):
     summary, records = run(tmp_path, "--players", "3", "--games", "6", "--rotate", "--concurrency", "2",
                            "--entrant", f"a={SAMPLE} --stats", "--entrant", f"b={SAMPLE}", "--seat", "builtin:random")
@@ -83,6 +84,7 @@ def test_two_sample_bots_and_a_builtin_rotate_over_two_tables_and_the_logs_verif
         assert int(bytes_in) > 5 * int(frames_in) and int(bytes_out) > 5 * int(frames_out)
 
 
+@pytest.mark.slow
 def test_bots_that_crash_hang_or_send_garbage_forfeit_and_the_match_goes_on(tmp_path):
     """``refused``: a bot whose every request is refused as malformed forfeits after
     MAX_REFUSED of them (else it could hold its turn for ever: each refusal prompts anew)."""
@@ -198,6 +200,7 @@ def test_a_seat_s_token_gives_that_seat_and_nothing_else_for_the_match_s_life(tm
         pytest.fail("the token still worked after the match")
 
 
+@pytest.mark.slow
 def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):
     """``tcp:TOKEN``: the runner says where it listens and waits; the sample bot, started
     by hand with ``--token``, is seated for every game of that entrant in one connection."""
@@ -233,6 +236,7 @@ def test_a_tcp_entrant_is_a_running_bot_that_connects_with_its_token(tmp_path):
         assert log.header["seats"][seat]["kind"] == "human" and log.header["seats"][seat]["name"] == "far"
 
 
+@pytest.mark.slow
 def test_programs_that_exit_after_each_game_are_launched_again(tmp_path):
     """``--games 1``: the sample bot leaves and exits after its game; the runner does not
     seat it on that connection again but launches it afresh for its next game (or at once,

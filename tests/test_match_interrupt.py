@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import ended
+from helpers import ended, first_fast
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": f"{ROOT / 'tests/bots'}:{ROOT}"}
@@ -38,6 +38,7 @@ def interrupt(process: subprocess.Popen) -> tuple[str, str]:
             process.wait()
 
 
+@pytest.mark.slow
 def test_a_bot_that_never_says_hello_is_reported_and_ctrl_c_ends_the_match_and_its_programs(tmp_path):
     """The bot connects and says nothing (and forked a child before): the runner says,
     while it waits, whom it waits for and what it sees; Ctrl-C then ends the match, the
@@ -88,6 +89,7 @@ def play_then_interrupt(tmp_path: Path, concurrency: int, *args: str) -> tuple[s
     return match, line, players
 
 
+@first_fast
 @pytest.mark.parametrize("concurrency", [2, 1])
 def test_ctrl_c_stops_in_process_games_with_one_line_and_no_worker_left(tmp_path, concurrency):
     """In worker processes (``--concurrency 2``) or in the runner's own: one line, exit 130,

@@ -14,6 +14,7 @@ ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'pido
 SPEC = "builtin:random:cheat=0.1,attention=0.5,false_call=0.01"
 
 
+@pytest.mark.slow
 def test_a_local_ray_gives_the_summary_of_the_local_run():
     local = run_match("pidor", 3, 6, seed="ray", specs=[SPEC] * 3, rotate=True)
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

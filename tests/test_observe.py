@@ -5,7 +5,7 @@ table's recorded violations (T5/T6: the table judges every rule from open cards)
 from __future__ import annotations
 
 import pytest
-from helpers import players_of
+from helpers import first_fast, players_of
 
 from pidor.bots import RandomBot
 from pidor.cards import deck as full_deck
@@ -51,6 +51,7 @@ def _cheating_games(game: str, players: int, seeds: range, options: dict | None 
         yield t, Driver(t, bots, Rng(b"observe-%d" % g, b"driver"))
 
 
+@first_fast
 @pytest.mark.parametrize("game,options", SETUPS, ids=IDS)
 def test_visible_violations_agree_with_the_tables_record_on_every_callable_action(game, options):
     """The property behind ``attention``: on every action that opens a call window, every
@@ -88,6 +89,7 @@ def test_visible_violations_agree_with_the_tables_record_on_every_callable_actio
     assert windows > enough and cheats > enough // 5
 
 
+@first_fast
 @pytest.mark.parametrize("game,options", SETUPS, ids=IDS)
 def test_the_belief_shows_each_seat_exactly_its_own_view(game, options):
     """After every table call, each seat's belief table shows that seat the very view the

@@ -10,7 +10,7 @@ import socket
 import pytest
 import trio
 from click.testing import CliRunner
-from helpers import game_variants
+from helpers import game_variants, one_fast_per_game
 from server_helpers import serve
 
 from pidor import client as sdk
@@ -88,7 +88,7 @@ def test_play_rejects_bad_input_with_a_clear_message(line, game, key):
     assert err.value.key == key
 
 
-@pytest.mark.parametrize("name,options", game_variants(), ids=[n for n, _ in game_variants()])
+@pytest.mark.parametrize("name,options", one_fast_per_game(game_variants()))
 def test_every_option_typed_as_shown_is_that_option(name, options):
     """The command shown for each honest option (``option_command``), typed back, is that
     option, in every game: the action's arguments (cards, a rank, seats, positions) read in

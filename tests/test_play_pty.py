@@ -20,7 +20,7 @@ from pidor.play.words import EVENTS
 import trio
 
 from pidor.gamelog.reader import read_log
-from helpers import deck_near, latin_outside_names, players_of
+from helpers import deck_near, first_fast, latin_outside_names, players_of
 from pty_play import Person, Terminal
 from server_helpers import serve
 
@@ -47,7 +47,13 @@ def _person_moves(log_path) -> dict[str, int]:
     return counts
 
 
-@pytest.mark.parametrize("game,lang", [(g, lang) for g in GAME_IDS for lang in ("ru", "en")])
+#: Every game in both languages; the fast tier plays only the first (each takes seconds; in
+#: Russian the clocks run on the real clock).
+TERMINALS = [pytest.param(g, lang, id=f"{g}-{lang}", marks=[pytest.mark.slow] if k else [])
+             for k, (g, lang) in enumerate((g, lang) for g in GAME_IDS for lang in ("en", "ru"))]
+
+
+@pytest.mark.parametrize("game,lang", TERMINALS)
 async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
     seeds = f"pty-{game}-{lang}"
     # the game's own clocks: at once, but in Russian a second, to see them count down (issue 28 §3)
@@ -167,6 +173,7 @@ def _counted(game: str) -> list[str]:
     return [o.name for o in game_class(game).CLOCKS if text_of(game).clock_line(Say("ru", str), o.name, "1 с")]
 
 
+@first_fast
 @pytest.mark.parametrize("game", [g for g in GAME_IDS if _counted(g)])
 async def test_a_game_clock_counts_down_while_you_may_still_act(game, tmp_path):
     """Issue 28 §3: durak's «бито» clock on the person's turn (everything covered, he may

@@ -8,6 +8,7 @@ import pathlib
 import sys
 
 import pytest
+from helpers import first_fast
 import trio
 from server_helpers import serve
 
@@ -37,6 +38,7 @@ class Judging(PolicyBot):
         return call
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", [("pidor", 4), ("podkidnoy", 3), ("perevodnoy", 3)])
 async def test_builtin_random_plays_over_tcp_and_judges_windows_as_the_table(game, players):
     full: list[dict] = []

@@ -17,7 +17,7 @@ from pidor.engine.game import ActionError
 from pidor.games import GAME_IDS
 from pidor.server.plays import Plays
 from pidor.server.requests import RequestError
-from helpers import players_of
+from helpers import first_fast, players_of
 from server_helpers import serve
 
 DOC = Path(__file__).resolve().parent.parent / "protocol" / "PROTOCOL.md"
@@ -30,6 +30,7 @@ def sample_bot() -> str:
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
+@first_fast
 @pytest.mark.parametrize("game", GAME_IDS)
 async def test_the_sample_bot_of_section_11_acts_once_per_turn(game, monkeypatch):
     acts: list[tuple[int, bool]] = []  # (seq, accepted) of each act, in order

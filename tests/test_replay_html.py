@@ -121,6 +121,7 @@ def test_the_page_is_one_small_file_that_needs_no_network(game):
     assert any("x" in s["k"] for s in data["steps"]) and any("j" in s["k"] for s in data["steps"])
 
 
+@pytest.mark.slow
 def test_chromium_steps_through_a_cheat_and_a_court_from_all_seats(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -142,6 +143,7 @@ def test_chromium_steps_through_a_cheat_and_a_court_from_all_seats(game, tmp_pat
     assert 'class="card back"' not in section(dom, "board")
 
 
+@pytest.mark.slow
 def test_the_seats_sit_around_the_table_with_name_mark_count_and_cards(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -162,6 +164,7 @@ def test_the_seats_sit_around_the_table_with_name_mark_count_and_cards(game, tmp
     assert re.search(r'data-zone="stack\.\d"><span class="name">stack<', dom)
 
 
+@pytest.mark.slow
 def test_one_seat_sees_the_others_hidden_cards_face_down(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -179,6 +182,7 @@ def test_one_seat_sees_the_others_hidden_cards_face_down(game, tmp_path):
     assert 'class="seat viewer" data-seat="1"' in dom or 'class="seat acting viewer" data-seat="1"' in dom
 
 
+@pytest.mark.slow
 def test_keys_step_jump_and_cycle_the_view(game, tmp_path):
     page, data = game
     steps = data["steps"]
@@ -195,6 +199,7 @@ def test_keys_step_jump_and_cycle_the_view(game, tmp_path):
     assert views == ["0", "1", "all"]
 
 
+@pytest.mark.slow
 def test_the_labels_follow_lang_and_switch(game, durak, tmp_path):
     page, _ = game
     dom = page_of(dom_of(page, "", tmp_path))
@@ -207,6 +212,7 @@ def test_the_labels_follow_lang_and_switch(game, durak, tmp_path):
     assert not re.search(r">\s*(trump|deck|mark|hand|to act)\b", dom)
 
 
+@pytest.mark.slow
 def test_a_court_is_a_panel_with_the_card_rules_votes_verdict_and_undo(durak, tmp_path):
     page, data = durak
     steps = data["steps"]
@@ -225,6 +231,7 @@ def test_a_court_is_a_panel_with_the_card_rules_votes_verdict_and_undo(durak, tm
     assert "j" in steps[k + 1] or re.search(r'id="court-panel"[^>]*hidden', dom)
 
 
+@pytest.mark.slow
 def test_durak_covers_lie_on_the_cards_they_cover(durak, tmp_path):
     page, data = durak
     steps = data["steps"]
@@ -240,6 +247,7 @@ def test_durak_covers_lie_on_the_cards_they_cover(durak, tmp_path):
     assert groups == want and any(len(g) == 2 for g in groups)
 
 
+@pytest.mark.slow
 def test_screenshots_of_a_deal_a_trick_a_bout_and_a_court(game, durak, tmp_path):
     page, data = game
     steps = data["steps"]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import first_fast
 from pettingzoo.test import api_test, seed_test
 
 import pidor.rl
@@ -59,12 +60,14 @@ def random_steps(env, steps: int, key: str = "action_mask", seed: int = 0, throu
         env.step(int(ids[rng.integers(len(ids))]))
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST + SLOW)
 def test_pettingzoo_api_and_seed_tests_pass(game, players):
     api_test(pidor.rl.env(game, players=players), num_cycles=400)
     seed_test(lambda: pidor.rl.env(game, players=players), num_cycles=200)
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_every_action_the_engine_lists_has_ids_that_make_it_again(game, players):
     """The encoding is exact: the tokens of every possible action decode to it, two actions
@@ -108,6 +111,7 @@ def test_every_head_reads_as_its_action_on_the_wire(game):
     assert types <= set(DOMAINS)
 
 
+@first_fast
 @pytest.mark.parametrize("game", CARDS_GAMES)
 def test_a_cards_argument_is_chosen_card_by_card_from_the_engines_own_list(game):
     """Every action of a kind with a ``cards`` argument is reached by its head, its cards
@@ -142,6 +146,7 @@ def test_a_cards_argument_is_chosen_card_by_card_from_the_engines_own_list(game)
     assert checked > 50
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", COURTS)
 def test_windows_and_courts_are_steps_of_the_agents_asked(game, players):
     """A call window asks each seat that owes it an answer, one at a time (pass, call: T3);
@@ -163,6 +168,7 @@ def test_windows_and_courts_are_steps_of_the_agents_asked(game, players):
     assert kinds == ({"window", "court"} if players > 2 else {"window"})
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_a_seat_that_must_replay_honestly_is_offered_honest_actions_only(game, players):
     """T6: after a guilty verdict the accused's possible ids are its honest ones."""
@@ -176,6 +182,7 @@ def test_a_seat_that_must_replay_honestly_is_offered_honest_actions_only(game, p
     assert seen > 0
 
 
+@pytest.mark.slow
 def test_wait_is_offered_only_to_a_seat_the_game_does_not_wait_on():
     found = 0
     for game in GAME_IDS:
@@ -190,6 +197,7 @@ def test_wait_is_offered_only_to_a_seat_the_game_does_not_wait_on():
     assert found > 0  # (some game lets seats wait: durak's thrower-in, D5)
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_a_game_ends_with_minus_one_to_the_loser_and_plus_one_shared(game, players):
     env = pidor.rl.env(game, players=players)
@@ -217,6 +225,7 @@ def test_rewards_by_place_and_for_a_draw():
     assert shared.payoffs({"loser": 2, "draw": False, "order": [3, 0, 1]}) == pytest.approx([1 / 3, 1 / 3, -1, 1 / 3])
 
 
+@pytest.mark.slow
 def test_court_shaping_is_off_by_default_and_rewards_the_courts_when_asked():
     """With ``shaping``, a seat the mark goes to by a call or a court gets -shaping at
     once, the caller of a guilty verdict +shaping; without it, only the game's end pays."""
@@ -270,6 +279,7 @@ def test_reset_with_a_seed_deals_the_first_game_of_pidor_match_with_that_seed(tm
     assert env._log[1:] == first and env.table.game.zones() == again.table.game.zones()
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_a_finished_episode_writes_a_log_that_verifies(game, players, tmp_path):
     env = PidorEnv(game, players)
@@ -386,6 +396,7 @@ class Recording(pidor.rl.EncodedPolicy):
         return chosen
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_a_policy_sees_in_a_match_what_the_environment_showed(game, players):
     """The vector and the masks an EncodedPolicy computes from its Observation (the
@@ -424,6 +435,7 @@ def rl_bots(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", f"{ROOT / 'tests/bots'}:{ROOT}")
 
 
+@first_fast
 @pytest.mark.parametrize("game,players", FAST)
 def test_an_encoded_policy_plays_in_pidor_match(game, players, rl_bots, tmp_path):
     entrants = [parse_entrant("py:rl_policies:Honest", "honest"), parse_entrant("py:rl_policies:Cheat",

@@ -17,7 +17,8 @@ from pidor.match import run_match
 CHEATY = "builtin:random:cheat=0.2,attention=0.8,false_call=0.05"
 
 
-@pytest.fixture(scope="module", params=GAME_IDS)
+#: Every game; the fast tier reads only the first (a match and its log: a second each).
+@pytest.fixture(scope="module", params=[pytest.param(g, marks=[pytest.mark.slow] if k else []) for k, g in enumerate(GAME_IDS)])
 def log(request, tmp_path_factory):
     game = request.param
     players = 3 if 3 in spec(game).players else min(spec(game).players)

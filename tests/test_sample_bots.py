@@ -80,6 +80,7 @@ def conform_runs():
             process.wait()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", list(BOTS))
 def test_the_sample_bot_passes_every_check(conform_runs, bot):
     out, err = conform_runs[bot].communicate(timeout=600)
@@ -96,6 +97,7 @@ def test_the_sample_bot_passes_every_check(conform_runs, bot):
     assert re.fullmatch(WINDOWS[bot], windows), windows
 
 
+@pytest.mark.slow
 def test_the_sample_bots_of_every_language_play_a_match(tmp_path):
     """Each sample bot, the command that passes ``pidor conform``, can be a ``cmd:`` entrant
     of ``pidor match`` (it finds its server and token in the environment and, with ``--games
@@ -135,6 +137,7 @@ def _example_commands(tmp_path: pathlib.Path) -> dict[str, list[str]]:
     return {"python": [sys.executable, str(py)], "js": ["node", str(js)]}
 
 
+@pytest.mark.slow
 def test_the_readme_bot_examples_pass_conform_and_play_a_match(tmp_path):
     """Issue 21 §3: the READMEs' bot examples, as written, pass ``pidor conform`` and play a
     ``pidor match`` without a forfeit: the kit and the match launch a bot alike."""
@@ -166,6 +169,7 @@ def test_the_readme_bot_examples_pass_conform_and_play_a_match(tmp_path):
     assert {n: (rows[n]["games"], rows[n]["forfeits"]) for n in commands} == {n: (4, 0) for n in commands}, rows
 
 
+@pytest.mark.slow
 def test_conform_shows_the_error_above_the_last_line_of_a_bot_that_crashes(tmp_path):
     """Issue 21 §3: a Node bot whose package is missing ends its stderr with "Node.js
     v20…"; the kit shows the ERR_MODULE_NOT_FOUND line above it, in the check's detail and

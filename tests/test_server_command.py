@@ -12,10 +12,11 @@ import sys
 
 import pytest
 
-from helpers import read_frame
+from helpers import first_fast, read_frame
 from pidor import wire
 
 
+@first_fast
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_serve_stops_cleanly_on_a_signal(tmp_path, signum):
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": "", "PIDOR_DATA": ""}

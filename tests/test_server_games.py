@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import first_fast
 import trio
 
 from server_helpers import Audit, events_of, leaky, play_until, seated_client, serve
@@ -23,6 +24,7 @@ def is_results(msg) -> bool:
     return msg["type"] == "event" and msg["event"]["type"] == "results"
 
 
+@first_fast
 @pytest.mark.parametrize("game,players,deck", GAMES)
 async def test_full_game_human_and_bots(game, players, deck, autojump_clock):
     audit = Audit()
@@ -53,6 +55,7 @@ async def test_full_game_human_and_bots(game, players, deck, autojump_clock):
     assert audit.leaks == []
 
 
+@first_fast
 @pytest.mark.parametrize("options", REMOTE, ids=lambda o: "-".join(str(v) for v in o.values()))
 async def test_full_game_all_remote_seats(options, autojump_clock):
     """Every seat is a scripted client; they cheat now and then and call at random,

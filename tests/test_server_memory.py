@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 import trio
-from helpers import players_of
+from helpers import first_fast, players_of
 from seam_helpers import is_results, join, new_table, play, running
 from server_helpers import FakeHouse, FakePeer
 
@@ -46,6 +46,7 @@ def alive(refs: dict[str, weakref.ref]) -> list[str]:
     return [name for name, ref in refs.items() if ref() is not None]
 
 
+@first_fast
 @pytest.mark.parametrize("game", GAME_IDS)
 async def test_a_table_whose_game_ended_is_freed_without_the_cyclic_gc(game, tmp_path, autojump_clock):
     """A game to its end, then the player leaves and the table closes: nothing of it is

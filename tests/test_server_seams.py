@@ -332,6 +332,7 @@ def imports_of(package: Path) -> dict[str, set[str]]:
     return graph
 
 
+@pytest.mark.slow
 def test_no_module_imports_one_that_imports_it_back():
     graph = imports_of(Path(pidor.__file__).parent)
     assert "pidor.server.app" in graph and "pidor.server.seams" in graph["pidor.server.runner"]
@@ -352,6 +353,7 @@ def test_no_module_imports_one_that_imports_it_back():
 # --- the table task's own parts (pidor/server/state.py) -------------------------------------
 
 
+@pytest.mark.slow
 def test_no_class_hands_what_it_lacks_to_another_object():
     """Every surface is spelled out: no class of the package reads through to another
     object with ``__getattr__`` (the recorder, the server's table for its driver and a

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import first_fast
 import trio
 
 from server_helpers import is_event, seated_client, serve
@@ -126,6 +127,7 @@ class Hasty:
                     return e
 
 
+@first_fast
 @pytest.mark.parametrize("game,seed", [("podkidnoy", 1), ("podkidnoy", 2), ("perevodnoy", 3), ("pidor", 4)])
 async def test_honest_seats_acting_on_delayed_turns_are_never_recorded_with_a_violation(game, seed, autojump_clock):
     """The property: four external seats play only honest options, each decided on the turn

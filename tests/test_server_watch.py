@@ -15,7 +15,7 @@ from pidor import wire
 from pidor.engine.game import project
 from pidor.games import GAME_IDS
 from pidor.server import runner as runner_module
-from helpers import players_of
+from helpers import first_fast, players_of
 from server_helpers import (Audit, cheat_and_call, events_of, is_event, leaky, open_client, open_table,
                             play_until, seated_client, serve)
 
@@ -125,6 +125,7 @@ async def test_a_spectator_never_acts_calls_or_votes_nor_counts_as_a_seat(autoju
         assert r["code"] == "already_seated"
 
 
+@first_fast
 @pytest.mark.parametrize("game", GAME_IDS)
 async def test_a_spectator_gets_the_public_view_of_every_game_that_starts(game, autojump_clock):
     """Issue 21 item 9: a spectator who watches before ``start`` gets, right after each

@@ -11,6 +11,7 @@ import traceback
 from argparse import Namespace
 from pathlib import Path
 
+import pytest
 import trio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
@@ -176,6 +177,7 @@ def test_a_crash_an_exception_and_an_unclean_stop_each_fail():
     assert text.splitlines()[-1] == "FAIL: the server died during the soak (exit status 1)"
 
 
+@pytest.mark.slow
 async def test_every_hostile_behaviour_runs_and_meets_the_framing_errors(autojump_clock):
     async with serve() as (server, port):
         tallies = await hostile.hostile_mix(port, len(hostile.BEHAVIOURS), 20.0, seed=7)
@@ -232,6 +234,7 @@ async def test_the_phases_run_in_turn_and_sample_the_server(autojump_clock):
     assert out["hostile"] == {"idle": {"runs": 1, "codes": {}, "notes": {}}} and out["crash"] is None
 
 
+@pytest.mark.slow
 async def test_the_games_phase_plays_each_game_at_a_fresh_table_and_samples_the_rss(autojump_clock):
     """Phase 0: every game at a table of its own, from an address of its own, which closes
     after it; the server's RSS after each tenth of the games."""

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from helpers import game_variants, players_of
+from helpers import first_fast, game_variants, one_fast_per_game, players_of
 from server_helpers import play_until, seated_client, serve
 
 from pidor.bots import Policy, RandomBot
@@ -137,6 +137,7 @@ def play_seat_forfeited(table: Table, seed: bytes, after: int) -> bytes:
     return buf.getvalue()
 
 
+@first_fast
 @pytest.mark.parametrize("options", [o for _, o in VARIANTS], ids=IDS)
 def test_a_forfeited_seats_stand_in_never_cheats_and_the_logs_verify_T9(options):
     """From the deal, or from the middle of the game on; two games at each table, so the
@@ -157,6 +158,7 @@ NEVER_COMES = f"cmd:{sys.executable} -c pass"
 CRASHES = f"cmd:{sys.executable} {ROOT / 'tests/bots/bad_bot.py'} crash --port {{port}} --token {{token}}"
 
 
+@first_fast
 @pytest.mark.parametrize("options", [o for _, o in VARIANTS], ids=IDS)
 def test_a_match_seat_that_forfeits_is_played_honestly_and_its_logs_verify_T9(options, tmp_path):
     """The issue's reproduction in every variant: a bot that never comes (forfeits at the
@@ -216,8 +218,9 @@ async def person(client, drop, rng: random.Random) -> bool:
     return not is_results(await play_until(client, stop, choose=choose))
 
 
-@pytest.mark.parametrize("options,drop", AWAY, ids=[f"{name}-{drop}" for (name, options) in VARIANTS for drop in DROPS
-                                                  if (options, drop) in AWAY])
+@pytest.mark.parametrize("options,drop", one_fast_per_game(  # (fast: the first of each game and of each way to go)
+    AWAY, by=lambda p: [p[0]["game"], p[1]], ids=[f"{name}-{drop}" for (name, options) in VARIANTS for drop in DROPS
+                                                if (options, drop) in AWAY]))
 async def test_a_person_who_goes_mid_game_is_played_honestly_and_the_log_verifies_T9(options, drop, tmp_path,
                                                                                    autojump_clock):
     """Two persons and cheating bots; one goes at his turn. His stand-in says «бито»,

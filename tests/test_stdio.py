@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import ended
+from helpers import ended, first_fast
 
 from pidor.bots.policy import Observation
 from pidor.gamelog.reader import read_log
@@ -142,6 +142,7 @@ def test_the_sample_bots_play_a_rotated_match_and_their_logs_verify(tmp_path):
     assert sorted(p.name for p in (tmp_path / "err").glob("*.stderr")) == ["py.stderr", "sh.stderr"]
 
 
+@pytest.mark.slow
 def test_a_bot_that_draws_its_chance_from_start_plays_the_same_games_at_any_concurrency(tmp_path):
     """T10: ``start`` gives the seat's seed of the match (the Python sample seeds its
     random choices with it), so its games do not depend on which process played before."""
@@ -182,6 +183,7 @@ MISBEHAVING = {"garbage": "garbage", "range": "garbage", "action": "garbage", "n
                "long": "garbage", "hello": "garbage", "crash": "crash", "fork": "crash"}
 
 
+@first_fast
 @pytest.mark.parametrize("modes", [("garbage", "range", "action", "null"), ("long", "hello", "crash", "fork")])
 def test_bots_that_misbehave_forfeit_with_their_reason_and_the_match_goes_on(tmp_path, modes):
     """A line that is no answer, an option that is none, a silent turn it must play, a line
@@ -206,6 +208,7 @@ def test_bots_that_misbehave_forfeit_with_their_reason_and_the_match_goes_on(tmp
             assert ended(int(child))
 
 
+@first_fast
 @pytest.mark.parametrize("limit, reason", [("--move-time", "timeout"), ("--game-time", "game_time")])
 def test_a_silent_bot_forfeits_when_its_time_runs_out(tmp_path, limit, reason):
     summary, [record] = run(tmp_path, "--players", "2", "--games", "1", limit, "0.3", "--entrant", f"mute={BAD}silent")
@@ -222,6 +225,7 @@ def test_a_bot_that_cannot_start_stops_the_match_with_exit_3(tmp_path):
         "forfeits (absent): cannot start" in line), line
 
 
+@pytest.mark.slow
 def test_ctrl_c_ends_a_stdio_match_and_its_bots_with_one_line(tmp_path):
     """Exit 130, the one line of Ctrl-C, and the bot (whose pid it told through a FIFO,
     read here: no clock) has ended; the game under way is cut off, not played out by a

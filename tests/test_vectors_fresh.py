@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "protocol" / "vectors"
 
 
+@pytest.mark.slow
 def test_recording_the_vectors_again_gives_the_same_bytes(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "scripts" / "record_vectors.py"), "--out", str(tmp_path)],
                    check=True, capture_output=True, timeout=120)

@@ -106,6 +106,7 @@ values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.text(max_size=8), values, max_size=6), st.integers(1, 40))
 def test_round_trip(message, step):
@@ -119,6 +120,7 @@ def test_round_trip(message, step):
     assert out == [message]
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(st.text(max_size=8), values, max_size=6), st.text(max_size=8), st.lists(values, max_size=20))
 def test_a_frame_of_packed_parts_is_the_frame_of_the_values(message, key, items):

@@ -6,7 +6,7 @@ random honest games, and impossible actions that change nothing."""
 from __future__ import annotations
 
 import pytest
-from helpers import pass_all, types
+from helpers import first_fast, pass_all, types
 
 from pidor.autoplay import play_game
 from pidor.bots import RandomBot
@@ -641,6 +641,7 @@ def state_but_payments(g: DurakGame) -> dict:
 # ---------------------------------------------------------------------------- random games
 
 
+@first_fast
 @pytest.mark.parametrize("cls", GAMES)
 def test_random_honest_games_end_with_a_result_and_keep_every_card(cls):
     for i in range(50):

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import pass_all
+from helpers import first_fast, pass_all
 from pidor_scenarios import (
     C,
     assert_unchanged,
@@ -346,6 +346,7 @@ def _loops(size: int, game_cls=None, games: int = 150):
         yield t
 
 
+@first_fast
 @pytest.mark.parametrize("size", [52, 36])
 def test_T13_every_game_ends_even_when_honest_play_loops(size):
     """T13 (replaces P16a's count of 30): these players loop, between tricks and inside
@@ -382,6 +383,7 @@ def test_T13_quiet_tricks_and_a_cap_on_tricks_end_a_game():
     assert g.result["stalled"] == "units"
 
 
+@first_fast
 @pytest.mark.parametrize("size", [52, 36])
 def test_P16a_pidor_2_ended_such_games_after_30_quiet_tricks(size):
     """Logs of engine pidor-2 still verify: P16a ended a game as a draw after QUIET_TRICKS

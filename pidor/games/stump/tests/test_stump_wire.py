@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import first_fast
 from server_helpers import Audit, events_of, play_until, seated_client, serve
 
 
@@ -15,6 +16,7 @@ def is_results(msg) -> bool:
     return msg["type"] == "event" and msg["event"]["type"] == "results"
 
 
+@first_fast
 @pytest.mark.parametrize("variant", [None, "penki"])
 async def test_S5_no_frame_shows_a_stub_before_its_owner_picks_it_up_nor_to_anyone_else(variant, autojump_clock):
     audit = Audit()

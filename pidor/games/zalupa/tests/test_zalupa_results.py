@@ -4,6 +4,7 @@ board, the replay and the HTML page show each player's trump, letters and cards 
 
 from __future__ import annotations
 
+import pytest
 from zalupa_scenes import act, of_type, scene
 
 from pidor.gamelog.html import page
@@ -54,6 +55,7 @@ def test_Z1_Z5_the_board_shows_each_trump_the_letters_and_the_cards_set_aside():
     assert en[1] == "p1: trump ♦, «за», set aside 9♦ 10♦, cards 1"
 
 
+@pytest.mark.slow
 def test_Z5_the_replay_and_the_page_tell_the_trumps_the_deals_and_each_kons_loser(tmp_path):
     r = run_match("zalupa", 4, 1, seed="Z5 replay", specs=SPECS, logs=tmp_path)
     log = read_log(r.logs[0])
