@@ -10,6 +10,7 @@ by themselves (`--call-window`), and a call or a vote is one key.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -68,6 +69,11 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
                             short=text_of(game).SHORT)
             try:
                 screen = person.play()
+                end = screen.index("── " + EVENTS[lang]["results"].split(" {")[0].strip("─ "))
+                deadline = time.monotonic() + 20  # (the end's hint is printed after the results line)
+                while "`start`" not in term.text[end:] and time.monotonic() < deadline:
+                    term.read(0.1)
+                screen = term.text
                 term.send("quit\r")
                 term.expect("bye|пока")
             finally:
