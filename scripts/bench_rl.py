@@ -15,6 +15,10 @@ state). Rows:
   replayed on a fresh table with the engine's lists of options each decision needs
   (``honest_actions``, ``actions``) and no encoding, masks or observation: what the
   environment adds is the difference;
+* ``floor <game>``: an AEC environment that does nothing but hand out a vector and masks of
+  the game's sizes, in the same wrapper and loop: the cost of the loop and of PettingZoo's
+  API alone, which no environment can go below (``engine / floor`` is the best ratio any
+  environment could reach against the engine row);
 * ``rlcard uno``, ``rlcard leduc-holdem``: ``rlcard.make`` and its ``step``;
 * ``pettingzoo uno``, ``pettingzoo leduc-holdem``: PettingZoo's ``leduc_holdem_v4.env()``;
   PettingZoo dropped its UNO module (``uno_v4``) in 1.23, so the UNO row is that module's
@@ -112,6 +116,58 @@ def engine_row(replays: list):
     return play
 
 
+def floor_row(game: str, players: int):
+    """An AEC environment that does nothing, in ``pidor.rl``'s wrapper, with the
+    observation and masks of ``game``'s sizes: what the loop and PettingZoo's API cost alone."""
+    import numpy as np
+    from pettingzoo import AECEnv
+
+    import pidor.rl
+    from pidor.rl.env import Ordered
+
+    shape = pidor.rl.env(game, players=players).unwrapped.observation_space("player_0")
+
+    class Floor(AECEnv):
+        metadata = {"name": "floor", "render_modes": [], "is_parallelizable": False}
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = [f"player_{s}" for s in range(players)]
+            self.vector = np.zeros(shape["observation"].shape, np.float32)
+            self.size = shape["action_mask"].shape[0]
+
+        def reset(self, seed=None, options=None) -> None:
+            self.agents = self.possible_agents[:]
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection, self.steps = self.agents[0], 0
+
+        def observe(self, agent):
+            mask = np.zeros(self.size, np.int8)
+            mask[[6, 7, 8]] = 1
+            return {"observation": self.vector.copy(), "action_mask": mask, "honest_mask": mask}
+
+        def step(self, action) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards[agent] = 0
+            self.steps += 1
+            if self.steps == 100:  # (about a game of podkidnoy)
+                self.terminations = dict.fromkeys(self.agents, True)
+            seat = self.possible_agents.index(agent)
+            self.agent_selection = self.possible_agents[(seat + 1) % players]
+            self._accumulate_rewards()
+
+    env = Ordered(Floor())
+    env.reset(seed=0)
+    return lambda rng: aec_game(env, rng, "honest_mask")
+
+
 def rlcard_row(name: str):
     import rlcard
 
@@ -172,6 +228,7 @@ def main(games, players, seconds, rounds, clock, no_rlcard, as_json):
         rows[f"pidor {game}"] = play
         rows[f"engine {game}"] = engine_row(replays)
         rows[f"pidor {game} cheats"] = pidor_row(game, players, "action_mask")[0]
+        rows[f"floor {game}"] = floor_row(game, players)
     if not no_rlcard:
         for name in ("uno", "leduc-holdem"):
             rows[f"rlcard {name}"] = rlcard_row(name)
@@ -189,6 +246,7 @@ def main(games, players, seconds, rounds, clock, no_rlcard, as_json):
     ratios = {}
     for game in games or ("podkidnoy", "pidor"):
         ratios[f"engine {game} / pidor {game}"] = rate[f"engine {game}"] / rate[f"pidor {game}"]
+        ratios[f"engine {game} / floor {game}"] = rate[f"engine {game}"] / rate[f"floor {game}"]
         if not no_rlcard:
             ratios[f"pidor {game} / pettingzoo uno"] = rate[f"pidor {game}"] / rate["pettingzoo uno"]
     if as_json:

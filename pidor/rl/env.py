@@ -29,7 +29,8 @@ from ..gamelog.record import Recorder, seat_info
 from ..match.record import driver_key, match_base, server_seed
 from .choice import Choice
 from .codec import ABSTAIN, CALL, CLEAN, GUILTY, PASS, WAIT, ActionCodec
-from .features import SCALE_LIMIT, Layout, Tracker
+from .features import SCALE_LIMIT, Layout
+from .tracker import Tracker
 
 __all__ = ["PidorEnv", "env", "raw_env", "IllegalAction", "REWARDS", "ENV_OPTIONS", "layout_of", "make_options"]
 
@@ -84,7 +85,39 @@ def layout_of(options: dict) -> Layout:
 def env(game: str, players: int | None = None, **options: Any) -> AECEnv:
     """``raw_env`` in PettingZoo's ``OrderEnforcingWrapper`` (which refuses ``step`` before
     ``reset`` and the like)."""
-    return wrappers.OrderEnforcingWrapper(PidorEnv(game, players, **options))
+    return Ordered(PidorEnv(game, players, **options))
+
+
+class Ordered(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` with the same checks, minus its cost: it reads
+    every attribute of the environment through two ``__getattr__`` calls (eight a step of a
+    learner's loop, about half of a step of an environment that does nothing). Here the
+    attributes a loop reads each step are properties, and ``last`` asks the environment
+    itself once the wrapper has checked the order."""
+
+    def _after_reset(name: str):  # noqa: N805 (a property maker, used in the class body)
+        def get(self):
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self.env, name)
+        return property(get)
+
+    agents = _after_reset("agents")
+    agent_selection = _after_reset("agent_selection")
+    terminations = _after_reset("terminations")
+    truncations = _after_reset("truncations")
+    rewards = _after_reset("rewards")
+    infos = _after_reset("infos")
+    del _after_reset
+
+    @property
+    def _cumulative_rewards(self):
+        return self.env._cumulative_rewards
+
+    def last(self, observe: bool = True):
+        if observe and not self._has_reset:
+            self.observe(None)  # (PettingZoo's error: observe before reset)
+        return self.env.last(observe)
 
 
 class PidorEnv(AECEnv):

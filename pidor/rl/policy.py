@@ -23,7 +23,8 @@ from ..games import spec
 from .choice import Choice
 from .codec import ABSTAIN, CALL, CLEAN, GUILTY, PASS, WAIT, ActionCodec
 from .env import layout_of
-from .features import Layout, Tracker
+from .features import Layout
+from .tracker import Tracker
 
 __all__ = ["EncodedPolicy"]
 

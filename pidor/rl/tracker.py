@@ -1,0 +1,344 @@
+"""One seat's observation vector, kept up to date (``docs/RL.md`` "Observation"; the
+entries are :class:`~pidor.rl.features.Layout`'s).
+
+The vector is a pure function of what the seat was shown, but reading a whole view at
+every decision costs more than the engine's move. So the tracker keeps the last vector and
+what each key of the view put in it (:meth:`Tracker._read`), and at each decision reads
+again only the keys whose value changed (a hand, the table: two or three of twenty), taking
+out what their old value put in and putting in what the new one does. An entry that
+several keys put a 1 in is counted; a number is the sum of what the keys put there.
+
+A card's *seen* entry is the place the seat last saw it, by the events and by the views it
+was asked about; it shows while the card is not in view (a card in view is *now*).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..engine.game import Action, project
+from .features import _FLAT, _MEMO, SCALE_LIMIT, STATES, Layout, _Walk
+
+__all__ = ["Tracker"]
+
+#: What a key of a view puts in the vector: the entries that are 1, the cards in view
+#: (card, place), the numbers (entry, value).
+Read = tuple[list[int], list[tuple[int, int]], list[tuple[int, float]]]
+_NONE: Read = ([], [], [])
+
+
+class Tracker:
+    """One seat's vector: feed it the seat's projected events (:meth:`event`), ask for the
+    vector of its view (:meth:`vector`). ``reset`` at each game's start."""
+
+    __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
+                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status")
+
+    def __init__(self, layout: Layout, seat: int) -> None:
+        self.layout = layout
+        self.seat = seat
+        self._scale = 1.0 / len(layout.deck)
+        self._places = len(layout.places)
+        self._now, self._seen0 = layout.offset["now"], layout.offset["seen"]
+        #: What an entry of a view with a scalar value or a flat list's item puts in the
+        #: vector (most are the same from one decision to the next).
+        self._memo: dict[tuple, Read] = {}
+        self.reset()
+
+    def reset(self) -> None:
+        #: The place where the seat last saw each card (-1: never).
+        self.last = [-1] * len(self.layout.deck)
+        self.counts: dict[int, int] = {}  # event type -> events since the last vector
+        self._out = np.zeros(self.layout.size, np.float32)
+        self._ones: dict[int, int] = {}  # entry -> how many reads put a 1 there
+        self._sums: dict[int, list[float]] = {}  # entry -> the numbers the reads put there
+        #: A view's key -> its value, its parts (:meth:`_parts`) and its order in the view,
+        #: as last put in.
+        self._keys: dict[str, tuple[Any, dict[Any, Read], int]] = {}
+        #: card -> (its order in the view, its place) of each time it is in the view: where
+        #: it is last in the view's order is where the seat last saw it.
+        self._in_view: dict[int, list[tuple[int, int]]] = {}
+        #: Cards in view that an event showed, or that came into a place or left one while
+        #: in another, since the last vector: the view says again where each is last.
+        self._touched: set[int] = set()
+        self._status: Read = _NONE  # what the table's status put in (read at every vector)
+        self._put(([self.layout.offset["seat"] + self.seat], [], []))
+
+    # ------------------------------------------------------------------ events
+
+    def event(self, event: dict) -> None:
+        """An event of this seat's game, in order: projected for the seat, or in full (it is
+        projected here, the seat's ``_private`` fields only)."""
+        layout = self.layout
+        kind = event["type"]
+        k = layout._event.get(kind, layout.other_event)
+        counts = self.counts
+        counts[k] = counts.get(k, 0) + 1
+        paths = layout.card_events.get(kind)
+        if paths is None:  # (it never showed a card)
+            return
+        if "_private" in event:
+            event = project(event, self.seat)
+        code, in_view = layout.code, self._in_view
+        for keys, i in paths:
+            v = event
+            for key in keys:
+                v = v.get(key) if type(v) is dict else None
+            for x in (v if type(v) is list else (v,)):
+                c = code.get(x) if type(x) is str else None
+                if c is not None:
+                    self._saw(c, i)
+                    if c in in_view:  # (the view says again where it is: :meth:`vector`)
+                        self._touched.add(c)
+
+    def _saw(self, c: int, i: int) -> None:
+        """Card ``c`` seen at place ``i``."""
+        j = self.last[c]
+        if j != i:
+            self.last[c] = i
+            if c not in self._in_view:
+                out, base = self._out, self._seen0 + c * self._places
+                if j >= 0:
+                    out[base + j] = 0.0
+                out[base + i] = 1.0
+
+    # ------------------------------------------------------------------ the vector
+
+    def vector(self, view: dict, agenda: dict | None = None, pending: tuple[int, list[Action]] | None = None,
+               ) -> np.ndarray:
+        """The vector of ``view`` (the seat's, with the table's ``status``), a new array.
+        ``agenda``: the open window's action (``{"seat", "action"}`` in wire form, as
+        :attr:`~pidor.bots.policy.Observation.window` has it), else the court's.
+        ``pending``: a composite action's head and the cards chosen so far."""
+        memo, keys = self._memo, self._keys
+        if len(memo) > _MEMO:
+            memo.clear()
+        read_keys = 0
+        for order, (k, x) in enumerate(view.items()):
+            if x is None or k == "status":
+                continue
+            read_keys += 1
+            hit = keys.get(k)
+            if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
+                continue
+            parts = self._parts(k, x)
+            if hit is None:
+                old: dict = {}
+            elif hit[2] != order:  # (the view's keys in another order: read afresh)
+                for read, at in hit[1].values():
+                    self._put(read, -1, (hit[2] << 12) + at)
+                old = {}
+            else:
+                old = hit[1]
+                for pk, (read, at) in old.items():
+                    if pk not in parts:
+                        self._put(read, -1, (order << 12) + at)
+            for pk, (read, at) in parts.items():
+                if pk not in old:
+                    self._put(read, 1, (order << 12) + at)
+            keys[k] = (x if type(x) in _FLAT else _copy(x), parts, order)
+        if read_keys != len(keys):  # a key gone from the view (or now None)
+            for k in [k for k in keys if view.get(k) is None]:
+                _, parts, order = keys.pop(k)
+                for read, at in parts.values():
+                    self._put(read, -1, (order << 12) + at)
+        if self._touched:
+            for c in self._touched:
+                places = self._in_view.get(c)
+                if places:
+                    self.last[c] = max(places)[1]
+            self._touched.clear()
+        self._put(self._status, -1)
+        self._status = self._read_status(view.get("status") or {}, agenda, pending)
+        self._put(self._status)
+        return self._out.copy()
+
+    def _put(self, read: Read, sign: int = 1, order: int = 0) -> None:
+        """Put ``read`` in the vector (``sign`` -1: take it out); ``order``: where its first
+        card is in the view's order (:meth:`_parts`)."""
+        out, ones = self._out, self._ones
+        for i in read[0]:
+            k = ones.get(i, 0) + sign
+            if k:
+                ones[i] = k
+                if k == 1 and sign == 1:
+                    out[i] = 1.0
+            else:
+                del ones[i]
+                out[i] = 0.0
+        if read[1]:
+            now, places, in_view, last = self._now, self._places, self._in_view, self.last
+            for j, (c, p) in enumerate(read[1]):
+                i = now + c * places + p
+                k = ones.get(i, 0) + sign
+                if k:
+                    ones[i] = k
+                    out[i] = 1.0
+                else:
+                    del ones[i]
+                    out[i] = 0.0
+                at = order + j, p
+                if sign == 1:
+                    seen = in_view.get(c)
+                    if seen is None:
+                        if last[c] >= 0:
+                            out[self._seen0 + c * places + last[c]] = 0.0
+                        in_view[c] = [at]
+                        last[c] = p
+                    else:
+                        seen.append(at)
+                        self._touched.add(c)
+                else:
+                    seen = in_view[c]
+                    seen.remove(at)
+                    if seen:
+                        self._touched.add(c)
+                    else:
+                        del in_view[c]
+                        out[self._seen0 + c * places + last[c]] = 1.0
+        if read[2]:
+            sums, limit = self._sums, SCALE_LIMIT
+            for i, v in read[2]:
+                values = sums.get(i)
+                if sign == 1:
+                    if values is None:
+                        values = sums[i] = []
+                    values.append(v)
+                else:
+                    values.remove(v)
+                    if not values:
+                        del sums[i]
+                        out[i] = 0.0
+                        continue
+                v = sum(values)
+                out[i] = v if -limit <= v <= limit else limit if v > 0 else -limit
+
+    def _read_status(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None) -> Read:
+        """What the table's status, the window's or court's agenda, a composite action's
+        cards so far and the events since the last vector put in the vector."""
+        layout, seat, n = self.layout, self.seat, self.layout.players
+        off = layout.offset
+        ones: list[int] = []
+        numbers: list[tuple[int, float]] = []
+        state = status.get("state")
+        if state in STATES:
+            ones.append(off["state"] + STATES.index(state))
+        mark = status.get("mark")
+        ones.append(off["mark"] + (n if mark is None else (mark - seat) % n))
+        honest_only = status.get("honest_only") or ()
+        if seat in honest_only:
+            ones.append(off["honest_only"])
+        others = sum(1 for s in honest_only if s != seat)
+        if others:
+            numbers.append((off["honest_only"] + 1, others / n))
+        court = status.get("court")
+        if court is not None:
+            ones.append(off["court_caller"] + (court["caller"] - seat) % n)
+            ones.append(off["court_accused"] + (court["accused"] - seat) % n)
+            rule, base = layout._rule, off["court_rule"]
+            ones.extend(base + rule[r["id"]] for r in court.get("rules") or () if r["id"] in rule)
+            agenda = {"seat": court["accused"], "action": court["action"]}
+        if agenda is not None:
+            self._agenda(ones, agenda)
+        if pending is not None:
+            head, cards = pending
+            ones.append(off["pending_head"] + layout._head[head])
+            base, index = off["pending_card"], layout.codec.card_index
+            ones.extend(base + index[c] for c in cards)
+        base = off["event"]
+        numbers.extend((base + k, min(count, 3) / 3.0) for k, count in self.counts.items())
+        self.counts = {}
+        return ones, [], numbers
+
+    def _parts(self, k: str, x: Any) -> dict[Any, tuple[Read, int]]:
+        """What the view's entry ``k`` puts in the vector, in parts, each with where its
+        cards begin in the key's order: a list item by item (a hand changes by a card, a
+        «пидор» stack by its cards, and only that part is taken out), anything else whole.
+        A part's key says what it was read from."""
+        memo = self._memo
+        t = type(x)
+        if t in _FLAT:
+            return {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}
+        if t is not list:
+            return {object(): (self._read(k, x, None), 0)}  # (a key no other part has)
+        seats = k in self.layout.per_seat
+        parts: dict[Any, tuple[Read, int]] = {}
+        for i, y in enumerate(x):
+            if y is None:
+                continue
+            if type(y) in _FLAT:
+                mk = (k, i if seats else -1, y)
+                read = memo.get(mk) or self._read(k, y, mk, i, seats)
+                while mk in parts:  # (a value twice in a list)
+                    mk = (*mk, 0)
+                at = i << 6 if seats else 0  # (the part's key holds ``at``: it never changes)
+            else:
+                mk = (k, i, _frozen(y))
+                read = self._read(k, y, None, i, seats, nested=False)
+                at = i << 6
+            parts[mk] = (read, at)
+        if not seats and x and type(x[0]) in (int, float, bool):  # its length too
+            mk = (k, "#", len(x))
+            parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
+        return parts
+
+    def _read(self, key: str, value: Any, memo: tuple | None, i: int = -1, seats: bool = False,
+              length: bool = False, nested: bool = False) -> Read:
+        """What the view's entry ``key`` (``i >= 0``: its item ``i``; ``length``: its length)
+        puts in the vector; kept under ``memo`` if given."""
+        layout = self.layout
+        off = layout.offset
+        w = _Walk(layout.code, layout.players, self.seat, layout.per_seat)
+        if length:
+            w.length(value, key, False)
+        elif i >= 0:
+            w.item(value, key, i, seats, nested)
+        else:
+            w.value(value, key)
+        place, other = layout._place, len(layout.places) - 1
+        cards = [(c, place.get(p, other)) for c, p in w.cards]
+        word, base, other = layout._word, off["word"], len(layout.words) - 1
+        ones = [base + word.get(p, other) for p in w.words]
+        number, base, other = layout._number, off["number"], len(layout.numbers) - 1
+        scale = self._scale
+        numbers = [(base + number.get(p, other), v * scale) for p, v in w.numbers]
+        read = (ones, cards, numbers)
+        if memo is not None:
+            self._memo[memo] = read
+        return read
+
+    def _agenda(self, ones: list[int], agenda: dict) -> None:
+        layout, off = self.layout, self.layout.offset
+        ones.append(off["agenda_seat"] + (agenda["seat"] - self.seat) % layout.players)
+        action = agenda["action"]
+        k = layout._kind.get(action.get("type"))
+        if k is not None:
+            ones.append(off["agenda_kind"] + k)
+        base, code = off["agenda_card"], layout.code
+        for v in action.values():
+            for x in (v if type(v) is list else (v,)):
+                c = code.get(x) if type(x) is str else None
+                if c is not None:
+                    ones.append(base + c)
+
+
+def _copy(x: Any) -> Any:
+    """``x`` as it is now (a view may hand out the engine's own lists, changed later in place)."""
+    t = type(x)
+    if t is list:
+        return [_copy(y) for y in x]
+    if t is dict:
+        return {k: _copy(v) for k, v in x.items()}
+    return x
+
+
+def _frozen(x: Any) -> Any:
+    """``x`` as a key (lists as tuples, dicts as tuples of their items)."""
+    t = type(x)
+    if t is list:
+        return tuple(_frozen(y) for y in x)
+    if t is dict:
+        return tuple((k, _frozen(v)) for k, v in x.items())
+    return x
