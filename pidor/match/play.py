@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..autoplay import GameTooLong, play_game
 from ..bots import RandomBot, make_policy
+from ..bots.sealed import Sealed
 from ..engine.seeds import Rng
 from ..engine.table import Table
 from ..gamelog.record import Recorder, seat_info
@@ -74,6 +75,8 @@ def play(setup: Setup, game: Game, stable: Stable | None = None) -> dict:
     for s, e in enumerate(entrants):
         if e.kind == "stdio":
             bots.append(stable.seat(e, s, seeds[s], RandomBot(s, standin_seed(setup.base, game.index, s)), forfeit))
+        elif e.kind == "py":  # somebody else's class: an observation with no path to the table
+            bots.append(Sealed(make_policy(e.params, s, seeds[s])))
         else:
             bots.append(make_policy(e.params, s, seeds[s]))
     stdio = [b for b in bots if isinstance(b, StdioPolicy)]
