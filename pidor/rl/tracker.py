@@ -276,7 +276,7 @@ class Tracker:
                 at = i << 6 if seats else 0  # (the part's key holds ``at``: it never changes)
             else:
                 mk = (k, i, _frozen(y))
-                read = self._read(k, y, None, i, seats, nested=False)
+                read = memo.get(mk) or self._read(k, y, mk, i, seats, nested=False)
                 at = i << 6
             parts[mk] = (read, at)
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
