@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -329,9 +330,12 @@ def run_match(
 
         if any(e.external for e in entrants):
             from .external import play_external
+            from .processes import play_processes, processes
 
-            stderr = play_external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(),
-                                   stderr_dir=stderr_dir, listen=listen)
+            count = processes(entrants, concurrency, len(todo), listen)
+            external = play_external if count == 1 else partial(play_processes, count=count)
+            stderr = external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(), stderr_dir=stderr_dir,
+                              listen=listen)
         else:
             if any(e.kind == "stdio" for e in entrants):
                 clock = clock or TimeControl()

@@ -1,0 +1,158 @@
+"""External matches on every core (issue 29): ``--concurrency N`` with ``cmd:`` entrants
+runs the match's tables in up to N server processes, as many as the machine has cores.
+
+One local server is one Python process: with bots that cost little (the C sample bot), it
+is the match's bottleneck on one core. So the games are dealt round-robin to
+:func:`processes` worker processes; each plays its share with :func:`~.external.play_external`
+on a server of its own (its own free port, ``--concurrency`` split among them), launching
+its own ``cmd:`` programs, and sends each record back as its game ends. The runner keeps
+the records (``played``) as with one server: results, logs, standings and the stop of an
+SPRT or a failing entrant (the workers finish the games under way) are the same. Each game
+is a pure function of the match's setup and the game (the schedule's deal and seats), so
+which process played it changes nothing in its record.
+
+One server stays when it must: a ``tcp:`` entrant (it connects to one address), a fixed
+``--listen`` port, one game, or ``--concurrency 1``. A ``cmd:`` entrant's stderr file is
+shared: each process appends whole lines to it (capped per process).
+
+Ctrl-C reaches every process at a terminal; a SIGINT to the runner alone is passed on. Each
+worker ends its programs and its server, and the runner raises ``KeyboardInterrupt`` once
+they have all ended.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue as queues
+import signal
+from typing import Callable
+
+from .entrants import Entrant
+from .launch import telling_line
+from .play import Setup
+from .schedule import Game
+
+__all__ = ["processes", "play_processes", "StderrSeen"]
+
+#: Seconds between looks at the workers while no record comes.
+POLL = 0.5
+#: Seconds the runner gives its workers to end after Ctrl-C (then they are killed).
+GRACE = 30.0
+
+
+def processes(entrants: list[Entrant] | tuple[Entrant, ...], concurrency: int, games: int,
+              listen: tuple[str, int]) -> int:
+    """How many server processes play an external match."""
+    if any(e.kind == "tcp" for e in entrants) or listen[1] != 0:
+        return 1
+    return max(1, min(concurrency, os.cpu_count() or 1, games))
+
+
+class StderrSeen:
+    """What the runner keeps of a ``cmd:`` entrant's stderr from its worker processes: the
+    file and the last lines (a :class:`~.launch.Stderr`'s ``path`` and ``last()``)."""
+
+    def __init__(self, path: str | None, lines: list[str]) -> None:
+        self.path = path
+        self.lines = lines
+
+    def last(self) -> str | None:
+        return telling_line(self.lines)
+
+
+def _worker(k: int, setup: Setup, games: list[Game], tables: int, clock, stderr_dir, listen, out, stop) -> None:
+    from .external import play_external
+
+    def played(record: dict) -> bool:
+        out.put(("record", record))
+        return stop.is_set()
+
+    try:
+        stderr = play_external(setup, games, played, workers=tables, clock=clock, stderr_dir=stderr_dir,
+                               listen=listen)
+    except KeyboardInterrupt:
+        out.put(("interrupted", k))
+    except BaseException as e:  # (told to the runner, which raises it)
+        try:
+            out.put(("error", e))
+        except Exception:  # an exception that does not pickle
+            out.put(("error", RuntimeError(f"{type(e).__name__}: {e}")))
+    else:
+        out.put(("done", {name: (None if err.path is None else str(err.path), list(err.lines))
+                          for name, err in stderr.items()}))
+
+
+def play_processes(setup: Setup, games: list[Game], played: Callable[[dict], bool], *, count: int, workers: int,
+                   clock, stderr_dir, listen: tuple[str, int]) -> dict[str, StderrSeen]:
+    """:func:`~.external.play_external` in ``count`` processes (see the module); each
+    ``cmd:`` entrant's stderr, by name."""
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    stop = ctx.Event()
+    shares = [games[k::count] for k in range(count)]
+    tables = [workers // count + (k < workers % count) for k in range(count)]
+    workers_ = [ctx.Process(target=_worker, name=f"pidor-match-{k}", daemon=True,
+                            args=(k, setup, shares[k], max(1, tables[k]), clock, stderr_dir, listen, out, stop))
+                for k in range(count)]
+    for w in workers_:
+        w.start()
+    ended = 0
+    interrupted = False
+    error: BaseException | None = None
+    stderr: dict[str, StderrSeen] = {}
+    lines: dict[str, list[str]] = {}
+    try:
+        while ended < count:
+            try:
+                kind, payload = out.get(timeout=POLL)
+            except queues.Empty:
+                if sum(not w.is_alive() for w in workers_) > ended and out.empty():
+                    error = error or RuntimeError("a match worker process died without a word")
+                    break
+                continue
+            if kind == "record":
+                if played(payload):
+                    stop.set()
+                continue
+            ended += 1
+            if kind == "done":
+                for name, (path, last) in payload.items():
+                    lines.setdefault(name, []).extend(last)
+                    stderr[name] = StderrSeen(path, lines[name])
+            elif kind == "interrupted":
+                interrupted = True
+                stop.set()
+            else:
+                error = error or payload
+                stop.set()
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if ended < count:  # stopped early (Ctrl-C, an error here): every worker ends its games now
+            stop.set()
+            for w in workers_:  # (at a terminal they have SIGINT already: a second one does no harm)
+                if w.is_alive() and w.pid is not None:
+                    os.kill(w.pid, signal.SIGINT)
+        waited = 0.0
+        for w in workers_:
+            while w.is_alive() and (ended == count or waited < GRACE):
+                _drain(out)  # (a worker ends only once what it put is read)
+                w.join(POLL)
+                waited += POLL
+            if w.is_alive():
+                w.kill()
+                w.join()
+    if interrupted:
+        raise KeyboardInterrupt
+    if error is not None:
+        raise error
+    return stderr
+
+
+def _drain(out) -> None:
+    try:
+        while True:
+            out.get_nowait()
+    except queues.Empty:
+        pass
