@@ -128,7 +128,7 @@ def game_variants(players: tuple[int, ...] = (3, 4, 6)) -> list[tuple[str, dict]
                 except ValueError:
                     continue
                 name = "-".join([game, *(str(v) if type(v) is not bool else k for k, v in change.items()
-                                         if k != "players")])
+                                         if k != "players")] + ([f"{n}p"] if "players" in change else []))
                 out.append((name, {"game": game, **options}))
                 break
     return out
