@@ -46,8 +46,8 @@ def _board(board: Board | None, players: int) -> dict | None:
         for c in codes:
             bits = sum(1 << s for s in range(players) if c in board.hidden[s])
             mask.append(chr(48 + bits))
-    out = {"z": zones, "m": "".join(mask), "d": len(board.zones.get("deck", [])), "r": board.trump,
-           "a": board.mark, "o": board.to_act}
+    deck = len(board.zones["deck"]) if "deck" in board.zones else None  # (a game without a deck: None)
+    out = {"z": zones, "m": "".join(mask), "d": deck, "r": board.trump, "a": board.mark, "o": board.to_act}
     if groups:
         out["g"] = groups
     return out

@@ -40,6 +40,7 @@ class Board:
     mark: int | None
     to_act: list[int]
     groups: dict[str, list[list[str]]] = field(default_factory=dict)  # cards lying on one another (GameText.groups)
+    has_trump: bool = True  # the game has a trump (its view says which, or that there is none yet)
 
 
 @dataclass
@@ -225,7 +226,7 @@ class Replay:
         hidden = {s: game.hidden_from(s) for s in [*range(self.players), None]}
         view = t.view(None)
         return Board(zones, hidden, view.get("trump"), t.mark, list(view.get("to_act") or []),
-                     self.say.text.groups(zones, view))
+                     self.say.text.groups(zones, view), "trump" in view)
 
     # ------------------------------------------------------------------ text
 
@@ -274,8 +275,11 @@ class Replay:
         trump = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}.get(board.trump, "—")
         mark = "—" if board.mark is None else say.who(board.mark)
         to_act = ", ".join(say.who(s) for s in board.to_act) or "—"
-        out = ["   " + say.say("board_head", trump=trump, deck=len(board.zones.get("deck", [])), mark=mark,
-                               to_act=to_act)]
+        head = [say.say("board_trump", trump=trump)] if board.has_trump else []
+        if "deck" in board.zones:  # (a game without a deck, or whose decks are the players': none)
+            head.append(say.say("board_deck", deck=len(board.zones["deck"])))
+        head += [say.say("board_mark", mark=mark), say.say("board_to_act", to_act=to_act)]
+        out = ["   ┌ " + " · ".join(head)]
         rows = [(say.zone(zone), codes) for zone, codes in board.zones.items() if zone != "deck" and codes]
         width = max((len(name) for name, _ in rows), default=0)
         for name, codes in rows:

@@ -109,7 +109,7 @@
     const status = el("div", "status");
     if (b.r) status.append(el("span", "badge trump", say("trump") + " " + SUITS[b.r]));
     if (b.d) status.append(el("span", "card deck"));
-    status.append(el("span", "badge", say("deck") + ": " + b.d));
+    if (b.d !== null) status.append(el("span", "badge", say("deck") + ": " + b.d));  // (a game without a deck: none)
     center.append(status);
     const seatZones = game.names.map(() => []);
     let m = 0;
