@@ -426,7 +426,7 @@ class DurakTactics(Tactics):
         does not apply or the search is too deep; ``own`` (the heuristic's) stands where
         it is as good."""
         self._solved = None
-        pos = endgame_position(view, self.count) if self.count is not None and not view["deck"] else None
+        pos = endgame_position(view, self.count) if self.count is not None and view["deck"] <= 1 else None
         if pos is None or not honest:
             return None
         trump = suit_index(view["trump"])
@@ -434,7 +434,7 @@ class DurakTactics(Tactics):
         if solver is None or solver.trump != trump:
             cap = view["deck_size"] if self.rules.get("no_limit") else HAND  # D3 (V9 «до завала»)
             solver = self.endgame = Endgame(trump, view["game"] == "perevodnoy", cap)
-        cards = sum(view["hands"]) + 2 * len(view["table"])
+        cards = sum(view["hands"]) + 2 * len(view["table"]) + view["deck"]
         if cards >= self._too_deep:
             return None  # too deep before with as many cards: not again until fewer are left
         try:

@@ -58,10 +58,13 @@ class CardCount:
 
 def endgame_position(view: dict, count: CardCount) -> tuple | None:
     """The endgame position (:mod:`.endgame`) of the seat's view, from the side of the seat
-    to move, when the deck is empty, two players remain, the seat knows the other's hand
+    to move, when the deck is empty or holds only the trump card (D1), two players remain, the seat knows the other's hand
     and the table is the plain game's (no teams, поджопники or проездные, no payment due,
     the bout not barred from transfer); else ``None``."""
-    if (not count.sure or view["deck"] or view.get("teams") or view.get("reserve") or view.get("pass_card")
+    deck = view["deck"]
+    if deck and (deck > 1 or "second_trump" in view):  # (V10: the trump turns when it is drawn)
+        return None
+    if (not count.sure or view.get("teams") or view.get("reserve") or view.get("pass_card")
             or view["payments"] or view.get("barred") or view["phase"] != "bout" or view["game"] == "simple"):
         return None
     seat = view["seat"]
@@ -73,6 +76,9 @@ def endgame_position(view: dict, count: CardCount) -> tuple | None:
     table = view["table"]
     on_table = [parse_card(c) for pair in table for c in pair if c is not None]
     gone = count.discard | count.aside
+    last = mask([parse_card(view["trump_card"])]) if deck else 0  # D1: the trump card, face up
+    if deck:
+        gone = gone | {parse_card(view["trump_card"])}
     unseen = set(full_deck(view["deck_size"])) - gone - set(hand) - set(on_table)
     if len(unseen) != view["hands"][other]:
         return None  # the count does not add up: not sure of his hand
@@ -84,7 +90,7 @@ def endgame_position(view: dict, count: CardCount) -> tuple | None:
         A, D, kind = mask(unseen), mask(hand), DEFEND
     else:
         A, D, kind = mask(hand), mask(unseen), ATTACK
-    return (A, D, uncovered, mask(on_table), view["limit"], kind)
+    return (A, D, uncovered, mask(on_table), view["limit"], kind, last)
 
 
 def endgame_action(move: tuple, view: dict) -> dict | None:

@@ -1,7 +1,7 @@
 """The exact endgame of two-player durak (podkidnoy and perevodnoy, D3-D9): once the deck
-is empty and two players remain, each can tell the other's hand (every card not in his own
-hand, on the table, in the discard or set aside, V10), and the rest of the game is a game
-of perfect information. :class:`Endgame` searches it to the end: negamax with alpha-beta
+is empty, or holds only the trump card face up under it (D1), and two players remain, each
+can tell the other's hand (every card not in his own hand, on the table, in the discard or
+set aside, V10), and the rest of the game is a game of perfect information. :class:`Endgame` searches it to the end: negamax with alpha-beta
 over win (1), draw (0) and loss (-1), a transposition table, and a node limit
 (:class:`TooDeep` when it is exceeded: the caller plays its own policy then).
 
@@ -21,17 +21,21 @@ The rest of the rules as the engine plays them: at most ``cap`` (6, D3) attackin
 and no more than the defender held when he became defender; a player whose hand is empty
 leaves (D9) at once, the bout goes on without him; the bout ends «бито» when all is covered
 and the attacker cannot or will not throw in (the defender then attacks, D5) or «беру» (the
-attacker attacks again, D6); then with both hands empty the game is drawn, with one empty
-its holder's opponent is the durak.
+attacker attacks again, D6); then the trump card, if it is still under the deck, goes to
+the attacker if he holds fewer than six, else to the defender if he does (D8; nobody leaves
+while it lies there, D9); then with both hands empty the game is drawn, with one empty its
+holder's opponent is the durak.
 
 A position is ``(attacker's hand, defender's hand, uncovered attacking cards, every card on
-the table, limit, kind)``, hands and table as bit masks over card numbers (``suit * 13 +
-rank - 2``); ``kind`` is :data:`ATTACK` (the attacker to move: a lead on an empty table) or
-:data:`DEFEND`. Values are for the player to move; seats do not matter (the game is the
+the table, limit, kind, deck)``, hands, table and deck (0, or the trump card still to
+draw) as bit masks over card numbers (``suit * 13 + rank - 2``); ``kind`` is
+:data:`ATTACK` (the attacker to move: a lead on an empty table) or :data:`DEFEND`. Values are for the player to move; seats do not matter (the game is the
 same for either seat).
 """
 
 from __future__ import annotations
+
+from .engine import HAND
 
 __all__ = ["Endgame", "TooDeep", "ATTACK", "DEFEND", "NODES", "mask", "cards_of"]
 
@@ -151,8 +155,8 @@ class Endgame:
             return self._node(*rest, alpha, beta)
         return -self._node(*rest, -beta, -alpha)
 
-    def _node(self, A: int, D: int, U: int, C: int, lim: int, kind: int, alpha: int, beta: int) -> int:
-        key = (A, D, U, C, lim, kind)
+    def _node(self, A: int, D: int, U: int, C: int, lim: int, kind: int, K: int, alpha: int, beta: int) -> int:
+        key = (A, D, U, C, lim, kind, K)
         tt = self.table
         lo, hi = tt.get(key, (-1, 1))
         if lo >= beta or lo == hi:
@@ -173,7 +177,7 @@ class Endgame:
             self.path.add(key)
         a0 = alpha
         best, best_i = -2, 0
-        children = self._children(A, D, U, C, lim, kind)
+        children = self._children(A, D, U, C, lim, kind, K)
         i0 = self.first.get(key, 0)
         if i0:
             children.insert(0, children.pop(i0))
@@ -205,24 +209,24 @@ class Endgame:
 
     # --- the rules --------------------------------------------------------------------
 
-    def _children(self, A: int, D: int, U: int, C: int, lim: int, kind: int) -> list[tuple]:
+    def _children(self, A: int, D: int, U: int, C: int, lim: int, kind: int, K: int) -> list[tuple]:
         """Each move with its child: ``(move, (same mover, position or value for the mover))``."""
         out = []
         if kind == ATTACK:
             if not C:  # the lead (D3): any card
                 for c in self._cheap(A):
                     b = 1 << c
-                    out.append((("attack", c), self._after_attack(A ^ b, D, b, b, lim)))
+                    out.append((("attack", c), self._after_attack(A ^ b, D, b, b, lim, K)))
                 return out
             natt = (C.bit_count() + U.bit_count()) // 2
             if natt < lim:
                 for c in self._cheap(A & _ranks(C)):
                     b = 1 << c
-                    out.append((("attack", c), self._after_attack(A ^ b, D, U | b, C | b, lim)))
+                    out.append((("attack", c), self._after_attack(A ^ b, D, U | b, C | b, lim, K)))
             if U:
-                out.append((("pass",), (False, (A, D, U, C, lim, DEFEND))))
+                out.append((("pass",), (False, (A, D, U, C, lim, DEFEND, K))))
             else:
-                out.append((("pass",), self._bito(A, D, True)))
+                out.append((("pass",), self._bito(A, D, K, True)))
             return out
         # the defender: transfers (D7), covers (D4), take (D6)
         if self.transfers and U == C:
@@ -235,44 +239,56 @@ class Endgame:
                     # the defender now attacks with the table; the attacker defends
                     new_lim = min(self.cap, A.bit_count())
                     # (from the transferring player's side: his if he may throw in, else his opponent's)
-                    out.append((("transfer", c), self._after_attack(D ^ b, A, U | b, C | b, new_lim)))
+                    out.append((("transfer", c), self._after_attack(D ^ b, A, U | b, C | b, new_lim, K)))
         for t in cards_of(U):
             for c in self._cheap(D & self.beaters[t]):
                 b = 1 << c
-                out.append((("cover", c, t), self._after_cover(A, D ^ b, U ^ (1 << t), C | b, lim)))
-        out.append((("take",), self._take(A, D | C)))
+                out.append((("cover", c, t), self._after_cover(A, D ^ b, U ^ (1 << t), C | b, lim, K)))
+        out.append((("take",), self._take(A, D | C, K)))
         return out
 
-    def _after_attack(self, A: int, D: int, U: int, C: int, lim: int) -> tuple:
+    def _after_attack(self, A: int, D: int, U: int, C: int, lim: int, K: int) -> tuple:
         """After the attacker laid a card: he moves on if he may throw in more, else the
         defender answers (the child from the attacker's side)."""
         natt = (C.bit_count() + U.bit_count()) // 2
         if A and natt < lim and A & _ranks(C):
-            return (True, (A, D, U, C, lim, ATTACK))
-        return (False, (A, D, U, C, lim, DEFEND))
+            return (True, (A, D, U, C, lim, ATTACK, K))
+        return (False, (A, D, U, C, lim, DEFEND, K))
 
-    def _after_cover(self, A: int, D: int, U: int, C: int, lim: int) -> tuple:
+    def _after_cover(self, A: int, D: int, U: int, C: int, lim: int, K: int) -> tuple:
         """After a cover (the child from the defender's side)."""
         natt = (C.bit_count() + U.bit_count()) // 2
         if A and natt < lim and A & _ranks(C):
-            return (False, (A, D, U, C, lim, ATTACK))
+            return (False, (A, D, U, C, lim, ATTACK, K))
         if U:
-            return (True, (A, D, U, C, lim, DEFEND))
-        v = self._bito(A, D, False)  # from the attacker's side: turned to the defender's
+            return (True, (A, D, U, C, lim, DEFEND, K))
+        v = self._bito(A, D, K, False)  # from the attacker's side: turned to the defender's
         return (not v[0], v[1]) if type(v[1]) is not int else (True, -v[1])
 
-    def _bito(self, A: int, D: int, attacker: bool) -> tuple:
+    def _draw(self, A: int, D: int, K: int) -> tuple[int, int, int]:
+        """D8: the deck's last card (the trump card, face up) to the attacker if he holds
+        fewer than six, else to the defender if he does."""
+        if K:
+            if A.bit_count() < HAND:
+                return A | K, D, 0
+            if D.bit_count() < HAND:
+                return A, D | K, 0
+        return A, D, K
+
+    def _bito(self, A: int, D: int, K: int, attacker: bool) -> tuple:
         """D5: the table to the discard; the child from the attacker's side (``attacker``
         moved last; else the caller turns it). The defender leads next."""
-        if not A or not D:
+        A, D, K = self._draw(A, D, K)
+        if not K and (not A or not D):
             # D9: with both hands empty a draw; else whoever still holds cards is the durak
             v = 0 if not A and not D else (1 if not A else -1)
             return (True, v)
         # the defender attacks: from the attacker's side, his opponent moves
-        return (False, (D, A, 0, 0, min(self.cap, A.bit_count()), ATTACK))
+        return (False, (D, A, 0, 0, min(self.cap, A.bit_count()), ATTACK, K))
 
-    def _take(self, A: int, D: int) -> tuple:
+    def _take(self, A: int, D: int, K: int) -> tuple:
         """D6: the defender took (the child from the defender's side): the attacker leads again."""
+        A, D, K = self._draw(A, D, K)
         if not A:
             return (True, -1)  # D9: the attacker is out, the defender is the durak
-        return (False, (A, D, 0, 0, min(self.cap, D.bit_count()), ATTACK))
+        return (False, (A, D, 0, 0, min(self.cap, D.bit_count()), ATTACK, K))

@@ -24,7 +24,7 @@ def cards(text: str) -> list[int]:
 def lead(attacker: str, defender: str) -> tuple:
     """A bout's start: the attacker to lead (the limit: the defender's hand, D3)."""
     a, d = cards(attacker), cards(defender)
-    return (mask(a), mask(d), 0, 0, min(6, len(d)), ATTACK)
+    return (mask(a), mask(d), 0, 0, min(6, len(d)), ATTACK, 0)
 
 
 def test_forced_win():
@@ -72,7 +72,7 @@ def test_the_defender_takes_rather_than_cover():
     # whatever comes next with 9h and leads 9d and 6s, one at a time, to the one card left.
     e = Endgame(HEARTS)
     six = parse_card("6s")
-    pos = (mask(cards("Kc 6c")), mask(cards("9d 9h")), 1 << six, 1 << six, 2, DEFEND)
+    pos = (mask(cards("Kc 6c")), mask(cards("9d 9h")), 1 << six, 1 << six, 2, DEFEND, 0)
     cover = ("cover", parse_card("9h"), six)
     assert e.moves(pos) == [cover, ("take",)]
     assert e.best(pos, prefer=cover) == (("take",), 1)
@@ -86,17 +86,18 @@ def test_too_deep():
     hands = rng.sample(deck, 18)
     e = Endgame(HEARTS, nodes=50)
     with pytest.raises(TooDeep):
-        e.value((mask(hands[:9]), mask(hands[9:]), 0, 0, 6, ATTACK))
+        e.value((mask(hands[:9]), mask(hands[9:]), 0, 0, 6, ATTACK, 0))
 
 
 # --- the search's moves on the engine ------------------------------------------------------
 
 
-def _setup(cls, hands: list[list[int]], trump_card: int, attacker: int):
+def _setup(cls, hands: list[list[int]], trump_card: int, attacker: int, last: bool = False):
+    """Two hands; the deck empty, or (``last``) only the trump card left in it (D1)."""
     g = cls.new({"players": 2}, seed=b"endgame")
     g.trump_card, g.trump = trump_card, trump_card // 13
-    used = set(hands[0]) | set(hands[1])
-    g.deck, g.hands = [], [list(h) for h in hands]
+    used = set(hands[0]) | set(hands[1]) | ({trump_card} if last else set())
+    g.deck, g.hands = [trump_card] if last else [], [list(h) for h in hands]
     g.discard = [c for c in range(52) if c % 13 >= 4 and c not in used]
     g.attack, g.cover = [], []
     g._start_bout(attacker)
@@ -107,7 +108,7 @@ def _position(g, kind: int) -> tuple:
     d = g.owner[g.defender]
     U = mask(x for x, c in zip(g.attack, g.cover) if c < 0)
     C = mask(g.attack + [c for c in g.cover if c >= 0])
-    return (mask(g.hands[1 - d]), mask(g.hands[d]), U, C, g.limit, kind)
+    return (mask(g.hands[1 - d]), mask(g.hands[d]), U, C, g.limit, kind, mask(g.deck))
 
 
 def _drive(g, e: Endgame) -> tuple[int, int]:
@@ -124,7 +125,7 @@ def _drive(g, e: Endgame) -> tuple[int, int]:
         elif passed:
             kind = DEFEND
         else:
-            A, _, U, C, lim, _ = _position(g, ATTACK)
+            A, _, U, C, lim, _, _ = _position(g, ATTACK)
             if A and len(g.attack) < lim and A & eg._ranks(C):
                 kind = ATTACK
             elif U:
@@ -155,18 +156,39 @@ def _drive(g, e: Endgame) -> tuple[int, int]:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.parametrize("last", [False, True])
 @pytest.mark.parametrize("cls", [PodkidnoyGame, PerevodnoyGame])
-def test_search_agrees_with_the_engine(cls):
+def test_search_agrees_with_the_engine(cls, last):
     """Played out on the engine by the search for both sides, every endgame ends as the
-    search said at its start (D3-D9; D7 in perevodnoy)."""
+    search said at its start (D3-D9; D7 in perevodnoy); ``last``: the trump card still to
+    draw (D8: to whoever holds fewer than six first)."""
     rng = random.Random(7)
     deck = [c for c in range(52) if c % 13 >= 4]
-    for sizes in [(2, 2), (3, 3), (3, 4), (4, 3)] * 5:
+    for sizes in [(2, 2), (3, 3), (3, 4), (4, 3), (6, 2), (2, 6)] * 4:
         dealt = rng.sample(deck, sum(sizes))
         hands = [dealt[:sizes[0]], dealt[sizes[0]:]]
         trump_card = rng.choice([c for c in deck if c not in dealt])
-        g = _setup(cls, hands, trump_card, rng.randrange(2))
-        value, seat = _drive(g, Endgame(g.trump, cls.transfers))
+        g = _setup(cls, hands, trump_card, rng.randrange(2), last)
+        value, seat = _drive(g, Endgame(g.trump, cls.transfers, nodes=200000))
         result = g.result
         got = 0 if result["draw"] else (1 if result["loser"] != seat else -1)
         assert got == value, (hands, trump_card)
+
+
+def test_the_heuristic_solves_heads_up_endgames(monkeypatch):
+    """Heads-up, the heuristic counts the cards gone to the discard and, once the deck is
+    empty, plays the exact endgame (its moves honest: the table takes them as they are)."""
+    from pidor.match import run_match
+
+    solved = []
+    best = Endgame.best
+
+    def counted(self, pos, prefer=None):
+        out = best(self, pos, prefer)
+        solved.append(out[1])
+        return out
+
+    monkeypatch.setattr(Endgame, "best", counted)
+    r = run_match("podkidnoy", 2, 4, seed="endgame", specs=["builtin:heuristic:cheat=0", "builtin:greedy"])
+    assert len(r.records) == 4 and solved
+    assert set(solved) <= {-1, 0, 1}
