@@ -437,8 +437,11 @@ class DurakTactics(Tactics):
         cards = sum(view["hands"]) + 2 * len(view["table"]) + view["deck"]
         if cards >= self._too_deep:
             return None  # too deep before with as many cards: not again until fewer are left
+        mine = endgame_move(own, view)
         try:
-            move, value = solver.best(pos, endgame_move(own, view))
+            move, value = solver.best(pos, mine)
+            if value < 0:
+                move = solver.swindle(pos, mine)  # lost against best play: the likeliest slip
         except TooDeep:
             self._too_deep = cards
             return None

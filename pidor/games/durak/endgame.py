@@ -145,6 +145,29 @@ class Endgame:
                     break
         return best_move, best
 
+    def swindle(self, pos: tuple, prefer: tuple | None = None) -> tuple:
+        """In a lost position (every move loses against best play): the move after which the
+        other has the smallest share of winning answers, so the likeliest to go wrong
+        (``prefer`` on a tie). Raises :class:`TooDeep` like :meth:`value`."""
+        self.visited = 0
+        self.path = set()
+        return min(self._shares(pos), key=lambda ms: (ms[1], ms[0] != prefer))[0]
+
+    def _shares(self, pos: tuple) -> list[tuple[tuple, float]]:
+        """Each move of ``pos`` with the share of the other's answers that win after it (a
+        move after which the mover moves again: the least share of his next moves)."""
+        out = []
+        for move, (same, rest) in self._children(*pos):
+            if type(rest) is int:
+                share = 0.0 if rest > -1 else 1.0
+            elif same:
+                share = min(s for _, s in self._shares(rest))
+            else:
+                answers = self._children(*rest)
+                share = sum(self._child(c, 0, 1) >= 1 for _, c in answers) / len(answers)
+            out.append((move, share))
+        return out
+
     def _child(self, child: tuple, alpha: int, beta: int) -> int:
         """The value of a child for the player who moved to it: ``(True, v)`` a finished
         game; ``(same, pos)`` a position moved by the same player or the other."""
