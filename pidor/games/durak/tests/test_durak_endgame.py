@@ -192,3 +192,55 @@ def test_the_heuristic_solves_heads_up_endgames(monkeypatch):
     r = run_match("podkidnoy", 2, 4, seed="endgame", specs=["builtin:heuristic:cheat=0", "builtin:greedy"])
     assert len(r.records) == 4 and solved
     assert set(solved) <= {-1, 0, 1}
+
+
+def test_a_lost_endgame_leaves_the_fewest_winning_answers():
+    """Lost against best play, the heuristic plays the move after which the other has the
+    smallest share of winning answers (the likeliest slip)."""
+    rng = random.Random(11)
+    deck = [c for c in range(52) if c % 13 >= 4]
+    checked = 0
+    while checked < 5:
+        dealt = rng.sample(deck, 7)
+        pos = (mask(dealt[:3]), mask(dealt[3:]), 0, 0, 4, ATTACK, 0)
+        e = Endgame(HEARTS)
+        if e.value(pos) != -1:
+            continue
+        shares = dict(e._shares(pos))
+        move = e.swindle(pos)
+        assert shares[move] == min(shares.values())
+        checked += 1
+
+
+def _view(hand: str, other: int, table: list, discard_seen: int, deck: int = 0, trump_card=None) -> dict:
+    return {"game": "podkidnoy", "players": 2, "deck_size": 36, "deck": deck, "trump": "h",
+            "trump_card": trump_card, "hands": [len(hand.split()), other], "hand": hand.split(), "table": table,
+            "seat": 0, "defender": 1, "attacker": 0, "limit": other, "out": [], "payments": [], "phase": "bout",
+            "discard": discard_seen, "bito": []}
+
+
+def test_counting_places_the_other_hand():
+    """The discard is every «бито» table (D5); a taken table goes to the defender's hand
+    (D6): with the deck empty, the other holds exactly the cards not seen go."""
+    from pidor.games.durak.counting import CardCount, endgame_position
+
+    count = CardCount()
+    for e in [{"type": "bout", "attacker": 0, "defender": 1, "limit": 6},
+              {"type": "action", "seat": 0, "action": {"type": "attack", "card": "6c"}},
+              {"type": "action", "seat": 1, "action": {"type": "cover", "card": "7c", "target": 0}},
+              {"type": "bout_over", "outcome": "bito", "defender": 1, "count": 2},
+              {"type": "action", "seat": 1, "action": {"type": "attack", "card": "8c"}},
+              {"type": "bout_over", "outcome": "take", "defender": 0, "count": 1}]:
+        count.see(e)
+    assert count.discard == set(cards("6c 7c")) and count.took == {0: set(cards("8c"))}
+    gone = "6c 7c"
+    rest = [c for c in range(52) if c % 13 >= 4 and c not in cards(gone)]
+    mine = "8c Ah"
+    others = [c for c in rest if c not in cards(mine)]
+    # everything else went to the discard unseen by this count: not sure of his hand
+    assert endgame_position(_view(mine, 3, [], 2 + len(others) - 3), count) is None
+    count.discard.update(others[3:])
+    pos = endgame_position(_view(mine, 3, [], len(count.discard)), count)
+    assert pos == (mask(cards(mine)), mask(others[:3]), 0, 0, 3, ATTACK, 0)
+    count.see({"type": "undo", "seat": 1, "action": {"type": "cover", "card": "7c", "target": 0}})
+    assert endgame_position(_view(mine, 3, [], len(count.discard)), count) is None  # D11: a card went back
