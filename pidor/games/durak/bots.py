@@ -21,6 +21,10 @@ The heuristic's honest play, from the seat's view and its honest options (wire f
   spend a trump above the lowest on a small table while the deck still gives cards.
 * A проездной (V12) is kept, dearer than any trump, for when it saves a take: shown then,
   instead of taking.
+* Once two players remain and the deck is empty (or holds only the trump card), the exact
+  endgame (:mod:`.endgame`, the other's hand from the cards counted gone, :mod:`.counting`):
+  its move where it is better than the rule's, the rule's where it is as good, and in a lost
+  endgame the move that leaves the fewest winning answers; the rule's when it is too deep.
 """
 
 from __future__ import annotations
