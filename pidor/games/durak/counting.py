@@ -58,9 +58,10 @@ class CardCount:
 
 def endgame_position(view: dict, count: CardCount) -> tuple | None:
     """The endgame position (:mod:`.endgame`) of the seat's view, from the side of the seat
-    to move, when the deck is empty or holds only the trump card (D1), two players remain, the seat knows the other's hand
-    and the table is the plain game's (no teams, поджопники or проездные, no payment due,
-    the bout not barred from transfer); else ``None``."""
+    to move, when the deck is empty or holds only the trump card (D1), two players remain,
+    the seat knows the other's hand and the table is the plain game's (no teams, поджопники,
+    проездные or V10 trump still to turn, no payment due, the bout not barred from
+    transfer); else ``None``."""
     deck = view["deck"]
     if deck and (deck > 1 or "second_trump" in view):  # (V10: the trump turns when it is drawn)
         return None

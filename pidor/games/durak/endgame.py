@@ -1,9 +1,10 @@
 """The exact endgame of two-player durak (podkidnoy and perevodnoy, D3-D9): once the deck
 is empty, or holds only the trump card face up under it (D1), and two players remain, each
 can tell the other's hand (every card not in his own hand, on the table, in the discard or
-set aside, V10), and the rest of the game is a game of perfect information. :class:`Endgame` searches it to the end: negamax with alpha-beta
-over win (1), draw (0) and loss (-1), a transposition table, and a node limit
-(:class:`TooDeep` when it is exceeded: the caller plays its own policy then).
+set aside, V10), and the rest of the game is a game of perfect information.
+:class:`Endgame` searches it to the end: negamax with alpha-beta over win (1), draw (0)
+and loss (-1), a transposition table, and a node limit (:class:`TooDeep` when it is
+exceeded: the caller plays its own policy then).
 
 The moves are the honest ones (D3-D7): lead any card; throw in a rank on the table while
 the bout has fewer attacking cards than its limit; «бито» when all is covered; cover an
@@ -29,8 +30,8 @@ holder's opponent is the durak.
 A position is ``(attacker's hand, defender's hand, uncovered attacking cards, every card on
 the table, limit, kind, deck)``, hands, table and deck (0, or the trump card still to
 draw) as bit masks over card numbers (``suit * 13 + rank - 2``); ``kind`` is
-:data:`ATTACK` (the attacker to move: a lead on an empty table) or :data:`DEFEND`. Values are for the player to move; seats do not matter (the game is the
-same for either seat).
+:data:`ATTACK` (the attacker to move: a lead on an empty table) or :data:`DEFEND`. Values
+are for the player to move; seats do not matter (the game is the same for either seat).
 """
 
 from __future__ import annotations
