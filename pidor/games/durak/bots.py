@@ -21,6 +21,10 @@ The heuristic's honest play, from the seat's view and its honest options (wire f
   spend a trump above the lowest on a small table while the deck still gives cards.
 * A проездной (V12) is kept, dearer than any trump, for when it saves a take: shown then,
   instead of taking.
+* Once two players remain and the deck is empty (or holds only the trump card), the exact
+  endgame (:mod:`.endgame`, the other's hand from the cards counted gone, :mod:`.counting`):
+  its move where it is better than the rule's, the rule's where it is as good, and in a lost
+  endgame the move that leaves the fewest winning answers; the rule's when it is too deep.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from ...bots.tactics import Goal, Tactics, by_type, cheapest, suit_index
 from ...cards import card_code, low_rank, parse_card
 from ...cards import deck as full_deck
 from ...engine.game import Game
+from .counting import CardCount, endgame_action, endgame_move, endgame_position
+from .endgame import Endgame, TooDeep
+from .engine import HAND
 
 __all__ = ["TACTICS", "GOALS", "DurakTactics", "durak_action", "durak_move", "durak_cheats", "durak_value", "durak_key",
            "lead_key", "cover_plan", "TableSeen", "plainly_clean", "trump_weights", "card_value"]
@@ -395,8 +402,16 @@ class DurakTactics(Tactics):
         # The table is read at a glance in podkidnoy and perevodnoy without teams (V6: a
         # throw-in's honesty hangs on the seats; simple durak, V5: on the lead's shape).
         self._glance = rules["game"] != "simple" and not rules.get("teams")
+        # the cards seen go out of play, for the exact endgame (two players, the deck empty)
+        self.count: CardCount | None = CardCount() if self._glance else None
+        self.endgame: Endgame | None = None
+        self._solved: tuple[dict, int] | None = None  # the view last solved, and its value
+        self._too_deep = 1 << 30  # the cards in play when the endgame was last too deep
 
     def observe(self, event: dict) -> None:
+        count = self.count
+        if count is not None:
+            count.see(event)
         if self._glance and event["type"] in TableSeen.EVENTS:
             self.table_seen.see(event)
         elif event["type"] == "trump_turned":  # V10: the trump has changed
@@ -406,9 +421,46 @@ class DurakTactics(Tactics):
         return greedy_action(view, honest)
 
     def choice(self, view: dict, honest: list[dict]) -> dict | None:
-        return durak_action(view, honest)
+        own = durak_action(view, honest)
+        solved = self._endgame(view, honest, own)
+        return own if solved is None else solved[0]
+
+    def _endgame(self, view: dict, honest: list[dict], own: dict | None) -> tuple[dict | None, int] | None:
+        """The exact endgame's choice and its value (:mod:`.endgame`), or ``None`` where it
+        does not apply or the search is too deep; ``own`` (the heuristic's) stands where
+        it is as good."""
+        self._solved = None
+        pos = endgame_position(view, self.count) if self.count is not None and view["deck"] <= 1 else None
+        if pos is None or not honest:
+            return None
+        trump = suit_index(view["trump"])
+        solver = self.endgame
+        if solver is None or solver.trump != trump:
+            cap = view["deck_size"] if self.rules.get("no_limit") else HAND  # D3 (V9 «до завала»)
+            solver = self.endgame = Endgame(trump, view["game"] == "perevodnoy", cap)
+        cards = sum(view["hands"]) + 2 * len(view["table"]) + view["deck"]
+        if cards >= self._too_deep:
+            return None  # too deep before with as many cards: not again until fewer are left
+        mine = endgame_move(own, view)
+        try:
+            move, value = solver.best(pos, mine)
+            if value < 0:
+                move = solver.swindle(pos, mine)  # lost against best play: the likeliest slip
+        except TooDeep:
+            self._too_deep = cards
+            return None
+        if move is None:
+            return None
+        action = endgame_action(move, view)
+        if action is not None and action not in honest:
+            return None
+        self._solved = (view, value)
+        return action, value
 
     def cheats(self, obs: Any, view: dict, choice: dict | None) -> list[tuple[float, dict]]:
+        solved = self._solved
+        if solved is not None and solved[0] is view and solved[1] >= 0:
+            return []  # the exact endgame wins or draws honestly
         return durak_cheats(view, choice, obs.honest)
 
     def cost(self, view: dict) -> float:
@@ -427,6 +479,9 @@ class DurakTactics(Tactics):
         return plainly_clean(seen.pairs, seen.limit, self._trump, action)
 
     def searches(self, view: dict) -> bool:
+        solved = self._solved
+        if solved is not None and solved[0] is view:
+            return solved[1] < 0  # solved exactly; a lost endgame is left to the search
         # throwing in while the defender covers: the heuristic's call
         return not (view["seat"] != view["defender"] and view["table"]
                     and any(c is None for _, c in view["table"]))
@@ -471,6 +526,7 @@ class DurakTactics(Tactics):
 TACTICS = DurakTactics
 
 _H, _G, _R, _HONEST = "builtin:heuristic", "builtin:greedy", "builtin:random", "builtin:heuristic:cheat=0"
+_ISMCTS = "builtin:ismcts:cheat=0"
 _FIELD = (  # each game against 3 × greedy (issue 15)
     Goal("greedy", _G, (_G,) * 3, measure="seat"),
     Goal("heuristic", _H, (_G,) * 3, 0.17),
@@ -489,6 +545,10 @@ GOALS = {"podkidnoy": _FIELD + (
     Goal("cheat-0.9", f"{_H}:cheat=1", (f"{_R}:attention=0.9",) * 3),
     Goal("speed", _H, (_R,) * 3, 0.30, measure="speed", games=200),
     Goal("two-trumps", _HONEST, (_G,) * 3, options={"two_trumps": True}),
+    # issue 30: honest strength, heads-up and against the field
+    Goal("honest-heads-up", _HONEST, (_G,), 0.65, measure="won", games=1000),
+    Goal("honest-ismcts", _ISMCTS, (_G,), 0.75, measure="won", games=400),
+    Goal("honest-ismcts-field", _ISMCTS, (_G,) * 3, 0.12, games=1000),
     Goal("reserve", _HONEST, (_G,) * 3, options={"reserve": 2}),
 ), "perevodnoy": _FIELD + (
     Goal("pass-card", _HONEST, (_G,) * 3, options={"pass_card": ["Qs"]}),
