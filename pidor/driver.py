@@ -95,13 +95,13 @@ class WireActions(SequenceABC):
     picks one of ten options converts one). An option handed back unchanged is taken
     back without parsing it again (:meth:`engine`)."""
 
-    __slots__ = ("_actions", "_data", "_wire", "_values", "_last")
+    __slots__ = ("_actions", "_form", "_wire", "_shown", "_last")
 
-    def __init__(self, actions: list[Action], data: Callable[[Action], dict]) -> None:
+    def __init__(self, actions: list[Action], form: Callable[[Action], dict]) -> None:
         self._actions = actions
-        self._data = data
-        self._wire: list[dict | None] = [None] * len(actions)
-        self._values: list[tuple | None] = [None] * len(actions)  # each as handed out
+        self._form = form  # ``Game.action_form``: the wire form, not to be changed
+        self._wire: list[dict | None] = [None] * len(actions)  # each as handed out (a copy of its form)
+        self._shown: list[dict | None] = [None] * len(actions)  # each form, to tell a changed copy
         self._last = 0  # the option handed out last (most often the one handed back)
 
     def __len__(self) -> int:
@@ -112,8 +112,8 @@ class WireActions(SequenceABC):
             return [self[k] for k in range(*i.indices(len(self._actions)))]
         w = self._wire[i]
         if w is None:
-            w = self._wire[i] = self._data(self._actions[i])
-            self._values[i] = tuple(w.values())
+            form = self._shown[i] = self._form(self._actions[i])
+            w = self._wire[i] = dict(form)
         self._last = i
         return w
 
@@ -138,10 +138,10 @@ class WireActions(SequenceABC):
         i = self._last
         w = self._wire[i] if self._wire else None
         if w is data:
-            return self._actions[i] if tuple(w.values()) == self._values[i] else None
+            return self._actions[i] if w == self._shown[i] else None
         for i, w in enumerate(self._wire):
             if w is data:
-                return self._actions[i] if tuple(w.values()) == self._values[i] else None
+                return self._actions[i] if w == self._shown[i] else None
         return None
 
     def option(self, data: Any, parse: Callable[[Any], Action]) -> Action | None:
@@ -204,7 +204,7 @@ class TableSeat(Observation):
             table = self._table
             game = table.game
             actions = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
-            honest = self._honest = WireActions(actions, game.action_data) if actions else _NO_ACTIONS
+            honest = self._honest = WireActions(actions, game.action_form) if actions else _NO_ACTIONS
         return honest
 
     @property
@@ -239,7 +239,7 @@ class TableSeat(Observation):
         return self._table.mark
 
     def actions(self) -> WireActions:
-        return WireActions(self._table.actions(self.seat), self._table.game.action_data)
+        return WireActions(self._table.actions(self.seat), self._table.game.action_form)
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
         """The open window's action is judged on the public knowledge the driver keeps once
@@ -271,7 +271,7 @@ class Driver:
     events begin with them)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
-                 "public", "_listeners", "_local", "_calling", "_silent")
+                 "public", "_listeners", "_local", "_calling", "_silent", "_fused")
 
     def __init__(
         self,
@@ -305,6 +305,8 @@ class Driver:
         # once, nobody asked.
         self._silent = (self._listeners is not None
                         and not any(p is None or p.may_call() for p in policies))
+        # ... and the table takes an action and its window's passes in one call.
+        self._fused = self._silent and getattr(table, "TAKES_PASSED", False)
         if table.game is not None:
             self._restart(list(started))
 
@@ -443,7 +445,12 @@ class Driver:
                     else:
                         honest = obs._honest
                         action = honest.engine(data) if honest is not None else None
-                        if action is not None:  # an honest option, unchanged: no second check
+                        if self._fused:  # nobody calls: the window is passed in the same call
+                            if action is not None:
+                                events = table.act(seat, action, now, honest=True, passed=True)
+                            else:
+                                events = table.act(seat, table.game.parse_action(data), now, passed=True)
+                        elif action is not None:  # an honest option, unchanged: no second check
                             events = table.act(seat, action, now, honest=True)
                         else:
                             events = table.act(seat, table.game.parse_action(data), now)

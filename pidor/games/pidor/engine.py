@@ -133,6 +133,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         low_i = low_rank(self.deck_size) - 2
         self._low_i = low_i
         self._up = tuple(i + 1 if i < 12 else low_i for i in range(13))
+        self._hand_keys = [[[], ()] for _ in range(self.players)]  # (_sorted_hands: a hand as it was, sorted)
 
     # ------------------------------------------------------------------ queries
 
@@ -229,7 +230,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         if type(action) is not tuple:
             action = tuple(action)
         kind = action[0]
-        data = self.action_data(action)
+        form = self._wire.get(action)  # (action_data, inline: every action's event shows it)
+        data = self.action_data(action) if form is None else dict(form)
         event: Event = {"type": "action", "seat": seat, "action": data, "_violations": list(violations)}
         if kind == "give":
             # P10: the card given is seen by the recipient (the giver knows it already; once
@@ -239,7 +241,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         events = [event]
         _DO[kind](self, seat, *action[1:], events)
         if self.T13 and kind != "give":
-            self.units.step()  # T13: the deal and a trick may never end: a position after every action
+            self.units.due = True  # (Units.step) T13: the deal and a trick may never end: a position after every action
         return events
 
     def advance(self) -> list[Event]:
@@ -266,22 +268,35 @@ class PidorGame(DealPhase, TrickPlay, Game):
         goes whole into its hand: the hands, the table and its counts place every card."""
         none = -1
         if self.phase == TRICKS:  # (recorded after every action: kept lean)
-            return (self.turn, tuple([tuple(sorted(h)) for h in self.hands]), tuple(self.table),
-                    tuple(self.table_seats), tuple([len(p) for p in self.prikups]), len(self.discard),
-                    tuple(self.order), self.closed, none if self.next_leader is None else self.next_leader)
+            return (self.turn, self._sorted_hands(), tuple(self.table), tuple(self.table_seats),
+                    tuple(map(len, self.prikups)), len(self.discard), tuple(self.order), self.closed,
+                    none if self.next_leader is None else self.next_leader)
         return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
-                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck),
-                tuple(tuple(sorted(h)) for h in self.hands), tuple(tuple(sorted(p)) for p in self.prikups),
-                tuple(self.table), tuple(self.table_seats), len(self.discard), tuple(self.order),
-                tuple(self.pidorstvo), self.closed, none if self.next_leader is None else self.next_leader,
-                tuple(map(tuple, self.dues)))
+                self.drew, tuple([tuple(s) for s in self.stacks]), tuple(self.deck), self._sorted_hands(),
+                tuple([tuple(sorted(p)) for p in self.prikups]), tuple(self.table), tuple(self.table_seats),
+                len(self.discard), tuple(self.order), tuple(self.pidorstvo), self.closed,
+                none if self.next_leader is None else self.next_leader, tuple([tuple(d) for d in self.dues]))
+
+    def _sorted_hands(self) -> tuple:
+        """Each hand as a sorted tuple (a set, in a position). An action changes one hand or
+        two: each hand is sorted again only when it differs from the copy kept with its
+        sorted form (compared as it is now, so a hand changed anywhere is sorted again)."""
+        out = []
+        for h, kept in zip(self.hands, self._hand_keys):
+            if h != kept[0]:
+                kept[0] = h[:]
+                kept[1] = tuple(sorted(h))
+            out.append(kept[1])
+        return tuple(out)
 
     def _stalled(self, events: list[Event] | None = None) -> list[Event]:
         """T13: record the position due; a draw if it says so."""
         events = [] if events is None else events
-        reason = self.units.record(self.position(), self.limits) if self.units.due else None
-        if reason is not None:
-            self._stall(reason, events)
+        units = self.units
+        if units.due:
+            reason = units.record(self.position(), self.limits)
+            if reason is not None:
+                self._stall(reason, events)
         return events
 
     def on_mark(self, seat: int) -> list[Event]:

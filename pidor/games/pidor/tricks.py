@@ -289,7 +289,8 @@ class TrickPlay(PidorState):
         if not table:
             return [("lead", c) for c in hand]
         top = len(table) - 1
-        can = beaters(self.trump, self._low_i)[table[top]]
+        can = _BEATERS.get((self.trump, self._low_i)) or beaters(self.trump, self._low_i)
+        can = can[table[top]]
         out = [("beat", c, top) for c in hand if c in can]
         out.append(("take", 0))  # P13: taking the bottom card is always honest
         return out
