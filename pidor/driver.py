@@ -271,7 +271,7 @@ class Driver:
     events begin with them)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
-                 "public", "_listeners", "_local", "_calling", "_silent", "_fused")
+                 "public", "_listeners", "_local", "_calling", "_silent", "_fused", "_deaf")
 
     def __init__(
         self,
@@ -307,6 +307,7 @@ class Driver:
                         and not any(p is None or p.may_call() for p in policies))
         # ... and the table takes an action and its window's passes in one call.
         self._fused = self._silent and getattr(table, "TAKES_PASSED", False)
+        self._deaf = watch and self._listeners == []  # the events only go to the log (and on_events)
         if table.game is not None:
             self._restart(list(started))
 
@@ -444,7 +445,14 @@ class Driver:
                         events = table.act(seat, action, now, auto=policy.auto, honest=True)
                     else:
                         honest = obs._honest
-                        action = honest.engine(data) if honest is not None else None
+                        action = None
+                        if honest is not None:
+                            i = honest._last  # (engine(), inline for the option handed out last)
+                            w = honest._wire[i] if honest._wire else None
+                            if w is data:
+                                action = honest._actions[i] if w == honest._shown[i] else None
+                            else:
+                                action = honest.engine(data)
                         if self._fused:  # nobody calls: the window is passed in the same call
                             if action is not None:
                                 events = table.act(seat, action, now, honest=True, passed=True)
@@ -462,7 +470,12 @@ class Driver:
                     obs.knowledge.sent(data)
                 self.actions += 1
                 calls += 1
-                self._made(events)
+                if self._deaf:  # (_made, inline: no policy listens, a game action starts no game)
+                    self._log.extend(events)
+                    if self.on_events is not None:
+                        self.on_events(events)
+                else:
+                    self._made(events)
                 break
             else:
                 return calls

@@ -90,6 +90,10 @@ def known_options(options: dict, cls: type[Game]) -> dict:
     return {k: v for k, v in options.items() if k in known}
 
 
+#: ``Game.timer``: a game that does not override it runs no clock.
+_NO_TIMER = Game.timer
+
+
 def _not_owing() -> ImpossibleAction:
     """An answer (``call``, ``pass``) from a seat the open window does not wait for (T3)."""
     return ImpossibleAction("you owe this window no answer: you have answered it already, or the action is your own, "
@@ -552,7 +556,7 @@ class Table:
             if loser is not None:
                 events += self._set_mark(loser, "loser")
             return events
-        t = game.timer()
+        t = game.timer() if type(game).timer is not _NO_TIMER else None  # (most games run no clock)
         if t is None:
             self.timer = None
         else:

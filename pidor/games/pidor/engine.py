@@ -20,7 +20,7 @@ from ...engine.game import (
     first_seat,
 )
 from ...engine.options import Option
-from ...engine.units import UNIT_OPTIONS, Units
+from ...engine.units import UNIT_OPTIONS, SortedCards, Units
 from .deal import DealPhase
 from .state import DEAL, OVER, SETTLE, TRICKS
 from .tricks import TrickPlay
@@ -133,7 +133,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         low_i = low_rank(self.deck_size) - 2
         self._low_i = low_i
         self._up = tuple(i + 1 if i < 12 else low_i for i in range(13))
-        self._hand_keys = [[[], ()] for _ in range(self.players)]  # (_sorted_hands: a hand as it was, sorted)
+        self._sorted = SortedCards().__getitem__  # (a hand as a set in T13's positions)
 
     # ------------------------------------------------------------------ queries
 
@@ -247,19 +247,29 @@ class PidorGame(DealPhase, TrickPlay, Game):
     def advance(self) -> list[Event]:
         """T8: the end of the deal phase (P8 → P10) and the end of a closed trick (P15, P16);
         T13: the position after an action, recorded once its window has closed."""
-        if self.phase == DEAL:
-            if not self.deck and self.held is None:
-                return self._end_deal()
-        elif self.phase == TRICKS:
+        phase = self.phase
+        if phase == TRICKS:
             if self.closed:
                 return self._end_trick()
             if not self.T13 and self._endless():  # P16a (pidor-2): a trick that goes round and round
                 events: list[Event] = []
                 self._check_end(events)
                 return events
+        elif phase == DEAL:
+            if not self.deck and self.held is None:
+                return self._end_deal()
         else:
             return []
-        return self._stalled() if self.T13 else []
+        if not self.T13:
+            return []
+        units = self.units  # (_stalled, inline: after most actions)
+        if units.due:
+            reason = units.record(self.position(), self.limits)
+            if reason is not None:
+                events = []
+                self._stall(reason, events)
+                return events
+        return []
 
     def position(self) -> tuple:
         """T13: every card's place (hands as sets), whose turn, what is owed; not the mark.
@@ -268,26 +278,14 @@ class PidorGame(DealPhase, TrickPlay, Game):
         goes whole into its hand: the hands, the table and its counts place every card."""
         none = -1
         if self.phase == TRICKS:  # (recorded after every action: kept lean)
-            return (self.turn, self._sorted_hands(), tuple(self.table), tuple(self.table_seats),
+            return (self.turn, tuple(map(self._sorted, map(tuple, self.hands))), tuple(self.table), tuple(self.table_seats),
                     tuple(map(len, self.prikups)), len(self.discard), tuple(self.order), self.closed,
                     none if self.next_leader is None else self.next_leader)
         return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
-                self.drew, tuple([tuple(s) for s in self.stacks]), tuple(self.deck), self._sorted_hands(),
+                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck), tuple(map(self._sorted, map(tuple, self.hands))),
                 tuple([tuple(sorted(p)) for p in self.prikups]), tuple(self.table), tuple(self.table_seats),
                 len(self.discard), tuple(self.order), tuple(self.pidorstvo), self.closed,
                 none if self.next_leader is None else self.next_leader, tuple([tuple(d) for d in self.dues]))
-
-    def _sorted_hands(self) -> tuple:
-        """Each hand as a sorted tuple (a set, in a position). An action changes one hand or
-        two: each hand is sorted again only when it differs from the copy kept with its
-        sorted form (compared as it is now, so a hand changed anywhere is sorted again)."""
-        out = []
-        for h, kept in zip(self.hands, self._hand_keys):
-            if h != kept[0]:
-                kept[0] = h[:]
-                kept[1] = tuple(sorted(h))
-            out.append(kept[1])
-        return tuple(out)
 
     def _stalled(self, events: list[Event] | None = None) -> list[Event]:
         """T13: record the position due; a draw if it says so."""

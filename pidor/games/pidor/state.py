@@ -63,7 +63,7 @@ class PidorState:
     _in: list[int]  # the seats still in the game, in seat order (not in ``order``)
     _low_i: int  # the lowest rank's index: 0 (the 2) in 52 cards, 4 (the 6) in 36
     _up: tuple[int, ...]  # ``_up[i]``: the rank index that goes on an open card of rank index i (P3)
-    _hand_keys: list[list]  # per seat: [a copy of the hand as last seen, it sorted as a tuple] (T13's positions)
+    _sorted: Callable[[tuple], tuple]  # cards -> sorted (``SortedCards``: T13's positions)
 
     # Methods one mixin calls on the other:
     _take_prikup: Callable[[int, list[Event]], None]  # DealPhase; TrickPlay calls it (P15)
