@@ -113,7 +113,7 @@ class WireActions(SequenceABC):
         w = self._wire[i]
         if w is None:
             form = self._shown[i] = self._form(self._actions[i])
-            w = self._wire[i] = dict(form)
+            w = self._wire[i] = form.copy()
         self._last = i
         return w
 
@@ -394,6 +394,7 @@ class Driver:
         table = self.table
         policies = self.policies
         seats = self.seats
+        fused, deaf = self._fused, self._deaf
         calls = 0
         while calls < budget:
             window = table.window
@@ -453,7 +454,7 @@ class Driver:
                                 action = honest._actions[i] if w == honest._shown[i] else None
                             else:
                                 action = honest.engine(data)
-                        if self._fused:  # nobody calls: the window is passed in the same call
+                        if fused:  # nobody calls: the window is passed in the same call
                             if action is not None:
                                 events = table.act(seat, action, now, honest=True, passed=True)
                             else:
@@ -470,7 +471,7 @@ class Driver:
                     obs.knowledge.sent(data)
                 self.actions += 1
                 calls += 1
-                if self._deaf:  # (_made, inline: no policy listens, a game action starts no game)
+                if deaf:  # (_made, inline: no policy listens, a game action starts no game)
                     self._log.extend(events)
                     if self.on_events is not None:
                         self.on_events(events)

@@ -249,7 +249,7 @@ class TrickPlay(PidorState):
         """P16: one player left with cards is the pidor; nobody: a draw. (Engine pidor-2,
         P16a: after ``QUIET_TRICKS`` tricks in a row with nothing discarded and nobody out,
         a draw; the mark stays where it is: a draw has no loser to give it to, T7.)"""
-        left = [s for s in range(self.players) if not self._out[s]]
+        left = self._in  # (the seats not out, in seat order)
         if len(left) > 1 and (self.T13 or (self.quiet_tricks < QUIET_TRICKS and not self._endless())):
             return False
         loser = left[0] if len(left) == 1 else None
@@ -282,11 +282,17 @@ class TrickPlay(PidorState):
         hand = self.hands[seat]
         table = self.table
         if not table:
-            return [("lead", c) for c in hand]
+            return list(map(_LEADS.__getitem__, hand))  # (each ("lead", card), made once)
         top = len(table) - 1
         can = _BEATERS.get((self.trump, self._low_i)) or beaters(self.trump, self._low_i)
-        can = can[table[top]]
-        out = [("beat", c, top) for c in hand if c in can]
-        out.append(("take", 0))  # P13: taking the bottom card is always honest
+        out = list(map(_BEATS[top].__getitem__, filter(can[table[top]].__contains__, hand)))  # ("beat", card, top)
+        out.append(_TAKE_BOTTOM)  # P13: taking the bottom card is always honest
         return out
+
+
+#: The honest actions as tuples made once: ``("lead", card)``, ``("beat", card, top)`` for a
+#: top card at each index a table can have, and ``("take", 0)``.
+_LEADS = tuple(("lead", c) for c in range(52))
+_BEATS = tuple(tuple(("beat", c, top) for c in range(52)) for top in range(52))
+_TAKE_BOTTOM = ("take", 0)
 
