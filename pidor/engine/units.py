@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .options import Option
 
-__all__ = ["Units", "SortedCards", "UNIT_OPTIONS", "QUIET_OPTION", "REPEAT_OPTION", "LIMIT_OPTION"]
+__all__ = ["Units", "UNIT_OPTIONS", "QUIET_OPTION", "REPEAT_OPTION", "LIMIT_OPTION"]
 
 REPEAT_OPTION = Option("repeat_limit", 3, "int", {
     "en": "T13: a draw when the same position is seen this many times",
@@ -38,20 +38,6 @@ def _key(position: tuple) -> int:
     ``None`` in it: those hash differently from run to run), so a log re-run anywhere sees
     the same repetitions."""
     return hash(position)
-
-
-class SortedCards(dict):
-    """Cards as a set, in a position: ``sorted_cards[tuple(cards)]`` is the cards sorted,
-    as a tuple, each order of cards sorted once (a hand that did not change since the last
-    position is looked up, not sorted again). The key is the cards as they are now, so a
-    list changed anywhere, by anyone, is sorted afresh. One per game (it grows by the
-    orders its hands have been in): ``tuple(map(cache.__getitem__, map(tuple, hands)))``."""
-
-    __slots__ = ()
-
-    def __missing__(self, cards: tuple) -> tuple:
-        out = self[cards] = tuple(sorted(cards))
-        return out
 
 
 class Units:

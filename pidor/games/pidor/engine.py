@@ -20,7 +20,7 @@ from ...engine.game import (
     first_seat,
 )
 from ...engine.options import Option
-from ...engine.units import UNIT_OPTIONS, SortedCards, Units
+from ...engine.units import UNIT_OPTIONS, Units
 from .deal import DealPhase
 from .state import DEAL, OVER, SETTLE, TRICKS
 from .tricks import TrickPlay
@@ -133,7 +133,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         low_i = low_rank(self.deck_size) - 2
         self._low_i = low_i
         self._up = tuple(i + 1 if i < 12 else low_i for i in range(13))
-        self._sorted = SortedCards().__getitem__  # (a hand as a set in T13's positions)
+        self._hand_copies = [[] for _ in range(self.players)]  # (position: each hand as last seen,
+        self._hand_sets = [() for _ in range(self.players)]  # and it sorted)
 
     # ------------------------------------------------------------------ queries
 
@@ -277,12 +278,20 @@ class PidorGame(DealPhase, TrickPlay, Game):
         stacks and the deck are empty and the settlement is done, and a prikup only ever
         goes whole into its hand: the hands, the table and its counts place every card."""
         none = -1
+        # Each hand as a set (sorted): only a hand that differs from the copy kept of it is
+        # sorted again (an action changes one or two; compared as they are now, so a hand
+        # changed anywhere, by anyone, is sorted afresh).
+        copies, sets = self._hand_copies, self._hand_sets
+        for s, h in enumerate(self.hands):
+            if h != copies[s]:
+                copies[s] = h[:]
+                sets[s] = tuple(sorted(h))
         if self.phase == TRICKS:  # (recorded after every action: kept lean)
-            return (self.turn, tuple(map(self._sorted, map(tuple, self.hands))), tuple(self.table), tuple(self.table_seats),
+            return (self.turn, tuple(sets), tuple(self.table), tuple(self.table_seats),
                     tuple(map(len, self.prikups)), len(self.discard), tuple(self.order), self.closed,
                     none if self.next_leader is None else self.next_leader)
         return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
-                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck), tuple(map(self._sorted, map(tuple, self.hands))),
+                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck), tuple(sets),
                 tuple([tuple(sorted(p)) for p in self.prikups]), tuple(self.table), tuple(self.table_seats),
                 len(self.discard), tuple(self.order), tuple(self.pidorstvo), self.closed,
                 none if self.next_leader is None else self.next_leader, tuple([tuple(d) for d in self.dues]))
