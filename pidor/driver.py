@@ -95,11 +95,12 @@ class WireActions(SequenceABC):
     picks one of ten options converts one). An option handed back unchanged is taken
     back without parsing it again (:meth:`engine`)."""
 
-    __slots__ = ("_actions", "_form", "_wire", "_shown", "_last")
+    __slots__ = ("_actions", "_form", "_forms", "_wire", "_shown", "_last")
 
-    def __init__(self, actions: list[Action], form: Callable[[Action], dict]) -> None:
+    def __init__(self, actions: list[Action], form: Callable[[Action], dict], forms: dict | None = None) -> None:
         self._actions = actions
         self._form = form  # ``Game.action_form``: the wire form, not to be changed
+        self._forms = {} if forms is None else forms  # the forms the game's class remembers (looked up first)
         self._wire: list[dict | None] = [None] * len(actions)  # each as handed out (a copy of its form)
         self._shown: list[dict | None] = [None] * len(actions)  # each form, to tell a changed copy
         self._last = 0  # the option handed out last (most often the one handed back)
@@ -112,7 +113,9 @@ class WireActions(SequenceABC):
             return [self[k] for k in range(*i.indices(len(self._actions)))]
         w = self._wire[i]
         if w is None:
-            form = self._shown[i] = self._form(self._actions[i])
+            action = self._actions[i]
+            form = self._forms.get(action) or self._form(action)
+            self._shown[i] = form
             w = self._wire[i] = form.copy()
         self._last = i
         return w
@@ -204,7 +207,7 @@ class TableSeat(Observation):
             table = self._table
             game = table.game
             actions = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
-            honest = self._honest = WireActions(actions, game.action_form) if actions else _NO_ACTIONS
+            honest = self._honest = WireActions(actions, game.action_form, game._wire) if actions else _NO_ACTIONS
         return honest
 
     @property

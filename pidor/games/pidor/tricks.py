@@ -282,17 +282,11 @@ class TrickPlay(PidorState):
         hand = self.hands[seat]
         table = self.table
         if not table:
-            return list(map(_LEADS.__getitem__, hand))  # (each ("lead", card), made once)
+            return [("lead", c) for c in hand]
         top = len(table) - 1
         can = _BEATERS.get((self.trump, self._low_i)) or beaters(self.trump, self._low_i)
-        out = list(map(_BEATS[top].__getitem__, filter(can[table[top]].__contains__, hand)))  # ("beat", card, top)
-        out.append(_TAKE_BOTTOM)  # P13: taking the bottom card is always honest
+        can = can[table[top]]
+        out = [("beat", c, top) for c in hand if c in can]
+        out.append(("take", 0))  # P13: taking the bottom card is always honest
         return out
-
-
-#: The honest actions as tuples made once: ``("lead", card)``, ``("beat", card, top)`` for a
-#: top card at each index a table can have, and ``("take", 0)``.
-_LEADS = tuple(("lead", c) for c in range(52))
-_BEATS = tuple(tuple(("beat", c, top) for c in range(52)) for top in range(52))
-_TAKE_BOTTOM = ("take", 0)
 
