@@ -274,7 +274,8 @@ class Driver:
     events begin with them)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
-                 "public", "_listeners", "_local", "_calling", "_silent", "_fused", "_deaf")
+                 "public", "_listeners", "_local", "_calling", "_silent", "_fused", "_deaf",
+                 "_picks")
 
     def __init__(
         self,
@@ -311,6 +312,11 @@ class Driver:
         # ... and the table takes an action and its window's passes in one call.
         self._fused = self._silent and getattr(table, "TAKES_PASSED", False)
         self._deaf = watch and self._listeners == []  # the events only go to the log (and on_events)
+        # Seats whose policy picks a uniform honest option (Policy.uniform_pick; not a stand-in,
+        # whose choice the table is told of as ``auto``): the driver picks for it.
+        picks = ([None if p is None or p.auto is not None else p.uniform_pick() for p in policies]
+                 if self._listeners is not None else [])
+        self._picks = picks if any(p is not None for p in picks) else None
         if table.game is not None:
             self._restart(list(started))
 
@@ -397,7 +403,7 @@ class Driver:
         table = self.table
         policies = self.policies
         seats = self.seats
-        fused, deaf = self._fused, self._deaf
+        fused, deaf, picks = self._fused, self._deaf, self._picks
         calls = 0
         while calls < budget:
             window = table.window
@@ -433,6 +439,33 @@ class Driver:
                 policy = policies[seat]
                 if policy is None:
                     continue
+                pick = picks[seat] if picks is not None else None
+                if pick is not None:  # a uniform honest pick: the same choice, no observation, no wire forms
+                    game = table.game
+                    if game.may_wait(seat):
+                        continue
+                    options = game.honest_actions(seat)
+                    if not options:
+                        continue
+                    action = options[pick(len(options))]
+                    try:
+                        events = table.act(seat, action, now, honest=True, passed=True) if fused else \
+                            table.act(seat, action, now, honest=True)
+                    except ActionError as e:
+                        self.refused += 1
+                        log.debug("seat %s: the table refused its policy's action %r: %s", seat, action, e)
+                        continue
+                    if action[0] == "give":
+                        seats[seat].knowledge.sent(game.action_data(action))
+                    self.actions += 1
+                    calls += 1
+                    if deaf:
+                        self._log.extend(events)
+                        if self.on_events is not None:
+                            self.on_events(events)
+                    else:
+                        self._made(events)
+                    break
                 obs = seats[seat]
                 obs._honest, obs._on_turn = None, True  # (fresh(True), inline: the hot path)
                 data = policy.act(obs)
