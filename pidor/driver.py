@@ -275,7 +275,7 @@ class Driver:
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
                  "public", "_listeners", "_local", "_calling", "_silent", "_fused", "_deaf",
-                 "_picks")
+                 "_picks", "plain")
 
     def __init__(
         self,
@@ -317,6 +317,9 @@ class Driver:
         picks = ([None if p is None or p.auto is not None else p.uniform_pick() for p in policies]
                  if self._listeners is not None else [])
         self._picks = picks if any(p is not None for p in picks) else None
+        #: Every seat's policy picks a uniform honest option and never calls, nothing listens:
+        #: no policy builds anything during the game (play_game pauses the cyclic collector).
+        self.plain = self._silent and self._deaf and all(p is not None for p in picks)
         if table.game is not None:
             self._restart(list(started))
 

@@ -233,7 +233,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         kind = action[0]
         form = self._wire.get(action)  # (action_data, inline: every action's event shows it)
         data = self.action_data(action) if form is None else dict(form)
-        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": list(violations)}
+        event: Event = {"type": "action", "seat": seat, "action": data,
+                        "_violations": list(violations) if violations else []}
         if kind == "give":
             # P10: the card given is seen by the recipient (the giver knows it already; once
             # it is in another hand, no view or event may show it to him again).
