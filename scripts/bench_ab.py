@@ -13,7 +13,8 @@ the child's game loop only (imports and start-up left out):
   tricks, the T13 positions, the bots' HMAC streams, an event per action — with no table,
   no driver, no policies, no wire forms. It plays the very same games (same seeds, same
   choices: the action counts must agree, checked every round), so ``engine / plain`` is
-  the share of the plain loop's speed the engine reaches: the floor ratio.
+  the share of the plain loop's speed the engine reaches: the floor ratio. The loop runs
+  with the cyclic collector paused, as ``play_game`` runs a table of such bots.
 
 Each round runs the three in a rotated order; figures are medians over ``--rounds``, ratios
 are taken within a round (so a neighbour's load hits both sides of a ratio alike) and
@@ -25,6 +26,7 @@ given as median with min–max. Example::
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import hmac
 import json
@@ -232,7 +234,8 @@ def plain_game(seed: bytes, n: int = 4, log: list | None = None) -> int:
 def _worker(kind: str, games: int) -> dict:
     """Play ``games`` games (seeds 0..games-1) as ``kind``; CPU time of the loop only."""
     if kind == "plain":
-        play = lambda seed: plain_game(seed)  # noqa: E731
+        # (the cyclic collector paused, as play_game pauses it for a table of such bots)
+        play = lambda seed: _without_gc(plain_game, seed)  # noqa: E731
     else:
         from pidor.autoplay import play_game
         from pidor.bots import RandomBot
@@ -249,6 +252,14 @@ def _worker(kind: str, games: int) -> dict:
         counts.append(play(g.to_bytes(8, "big")))
     cpu = time.process_time() - t0
     return {"cpu": cpu, "actions": sum(counts), "counts_hash": hash(tuple(counts))}
+
+
+def _without_gc(fn, *args):
+    gc.disable()
+    try:
+        return fn(*args)
+    finally:
+        gc.enable()
 
 
 def run_child(kind: str, code: Path, games: int) -> dict:
