@@ -310,7 +310,8 @@ class Driver:
         self._silent = (self._listeners is not None
                         and not any(p is None or p.may_call() for p in policies))
         # ... and the table takes an action and its window's passes in one call.
-        self._fused = self._silent and getattr(table, "TAKES_PASSED", False)
+        # (asked of the class: a wrapper that hands unknown names on to a Table does not take it)
+        self._fused = self._silent and getattr(type(table), "TAKES_PASSED", False)
         self._deaf = watch and self._listeners == []  # the events only go to the log (and on_events)
         # Seats whose policy picks a uniform honest option (Policy.uniform_pick; not a stand-in,
         # whose choice the table is told of as ``auto``): the driver picks for it.
