@@ -21,7 +21,9 @@ server's :class:`~pidor.server.drive.ServerTable`, or any object with their surf
 checked again), ``answer``, ``passes``, ``vote``, ``abstain``, ``to_act``,
 ``honest_actions``, ``actions``, ``waiting_answers``, ``waiting_votes``, ``window``,
 ``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``, and ``to_data``
-when a game starts; :func:`play_game` also uses ``over``, ``deadline`` and ``tick``). A
+when a game starts; :func:`play_game` also uses ``over``, ``deadline`` and ``tick``; a
+class that sets ``TAKES_PASSED`` takes ``passed=True`` in ``act``: the action and its window's
+passes in one call, used when no policy ever calls). A
 policy with an ``auto`` is a stand-in that plays for an absent person (T9): it plays
 honest options only (anything else it returns is refused, never made), so no action
 logged ``auto`` breaks a rule; it needs a target whose ``act`` takes ``auto`` for the log:

@@ -90,10 +90,6 @@ def known_options(options: dict, cls: type[Game]) -> dict:
     return {k: v for k, v in options.items() if k in known}
 
 
-#: ``Game.timer``: a game that does not override it runs no clock.
-_NO_TIMER = Game.timer
-
-
 def _not_owing() -> ImpossibleAction:
     """An answer (``call``, ``pass``) from a seat the open window does not wait for (T3)."""
     return ImpossibleAction("you owe this window no answer: you have answered it already, or the action is your own, "
@@ -312,9 +308,8 @@ class Table:
         for this seat in this very state (the driver's policies do), so it is possible and
         breaks no rule: the check is not run again. ``parsed=True``: ``action`` is what
         ``game.parse_action`` returned, so it is well formed: only the seat, the state and
-        the rules are checked (``Game.judge``). ``passed=True``: every seat the window
-        waits for passes at once (bots that never call): the events and the state of this
-        call and then ``passes(waiting_answers())``, in one call."""
+        the rules are checked (``Game.judge``). ``passed=True``: every seat the window waits
+        for passes at once (bots that never call): ``passes(waiting_answers())`` in this call."""
         game = self.game
         if game is None or self.over:
             raise NotNow("no game has started at this table" if game is None else "the game is over")
@@ -556,7 +551,7 @@ class Table:
             if loser is not None:
                 events += self._set_mark(loser, "loser")
             return events
-        t = game.timer() if type(game).timer is not _NO_TIMER else None  # (most games run no clock)
+        t = game.timer() if type(game).timer is not Game.timer else None  # (a game that does not override it runs none)
         if t is None:
             self.timer = None
         else:
