@@ -21,7 +21,9 @@ server's :class:`~pidor.server.drive.ServerTable`, or any object with their surf
 checked again), ``answer``, ``passes``, ``vote``, ``abstain``, ``to_act``,
 ``honest_actions``, ``actions``, ``waiting_answers``, ``waiting_votes``, ``window``,
 ``court``, ``mark``, ``honest_only``, ``game``, ``options``, ``view``, and ``to_data``
-when a game starts; :func:`play_game` also uses ``over``, ``deadline`` and ``tick``). A
+when a game starts; :func:`play_game` also uses ``over``, ``deadline`` and ``tick``; a
+class that sets ``TAKES_PASSED`` takes ``passed=True`` in ``act``: the action and its window's
+passes in one call, used when no policy ever calls). A
 policy with an ``auto`` is a stand-in that plays for an absent person (T9): it plays
 honest options only (anything else it returns is refused, never made), so no action
 logged ``auto`` breaks a rule; it needs a target whose ``act`` takes ``auto`` for the log:
@@ -95,13 +97,14 @@ class WireActions(SequenceABC):
     picks one of ten options converts one). An option handed back unchanged is taken
     back without parsing it again (:meth:`engine`)."""
 
-    __slots__ = ("_actions", "_data", "_wire", "_values", "_last")
+    __slots__ = ("_actions", "_form", "_forms", "_wire", "_shown", "_last")
 
-    def __init__(self, actions: list[Action], data: Callable[[Action], dict]) -> None:
+    def __init__(self, actions: list[Action], form: Callable[[Action], dict], forms: dict | None = None) -> None:
         self._actions = actions
-        self._data = data
-        self._wire: list[dict | None] = [None] * len(actions)
-        self._values: list[tuple | None] = [None] * len(actions)  # each as handed out
+        self._form = form  # ``Game.action_form``: the wire form, not to be changed
+        self._forms = {} if forms is None else forms  # the forms the game's class remembers (looked up first)
+        self._wire: list[dict | None] = [None] * len(actions)  # each as handed out (a copy of its form)
+        self._shown: list[dict | None] = [None] * len(actions)  # each form, to tell a changed copy
         self._last = 0  # the option handed out last (most often the one handed back)
 
     def __len__(self) -> int:
@@ -112,8 +115,10 @@ class WireActions(SequenceABC):
             return [self[k] for k in range(*i.indices(len(self._actions)))]
         w = self._wire[i]
         if w is None:
-            w = self._wire[i] = self._data(self._actions[i])
-            self._values[i] = tuple(w.values())
+            action = self._actions[i]
+            form = self._forms.get(action) or self._form(action)
+            self._shown[i] = form
+            w = self._wire[i] = form.copy()
         self._last = i
         return w
 
@@ -138,10 +143,10 @@ class WireActions(SequenceABC):
         i = self._last
         w = self._wire[i] if self._wire else None
         if w is data:
-            return self._actions[i] if tuple(w.values()) == self._values[i] else None
+            return self._actions[i] if w == self._shown[i] else None
         for i, w in enumerate(self._wire):
             if w is data:
-                return self._actions[i] if tuple(w.values()) == self._values[i] else None
+                return self._actions[i] if w == self._shown[i] else None
         return None
 
     def option(self, data: Any, parse: Callable[[Any], Action]) -> Action | None:
@@ -204,7 +209,7 @@ class TableSeat(Observation):
             table = self._table
             game = table.game
             actions = game.honest_actions(self.seat) if self._on_turn else table.honest_actions(self.seat)
-            honest = self._honest = WireActions(actions, game.action_data) if actions else _NO_ACTIONS
+            honest = self._honest = WireActions(actions, game.action_form, game._wire) if actions else _NO_ACTIONS
         return honest
 
     @property
@@ -239,7 +244,7 @@ class TableSeat(Observation):
         return self._table.mark
 
     def actions(self) -> WireActions:
-        return WireActions(self._table.actions(self.seat), self._table.game.action_data)
+        return WireActions(self._table.actions(self.seat), self._table.game.action_form)
 
     def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
         """The open window's action is judged on the public knowledge the driver keeps once
@@ -271,7 +276,8 @@ class Driver:
     events begin with them)."""
 
     __slots__ = ("table", "policies", "rng", "on_events", "actions", "refused", "watch", "seats", "_log",
-                 "public", "_listeners", "_local", "_calling", "_silent")
+                 "public", "_listeners", "_local", "_calling", "_silent", "_fused", "_deaf",
+                 "_picks", "plain")
 
     def __init__(
         self,
@@ -305,6 +311,18 @@ class Driver:
         # once, nobody asked.
         self._silent = (self._listeners is not None
                         and not any(p is None or p.may_call() for p in policies))
+        # ... and the table takes an action and its window's passes in one call.
+        # (asked of the class: a wrapper that hands unknown names on to a Table does not take it)
+        self._fused = self._silent and getattr(type(table), "TAKES_PASSED", False)
+        self._deaf = watch and self._listeners == []  # the events only go to the log (and on_events)
+        # Seats whose policy picks a uniform honest option (Policy.uniform_pick; not a stand-in,
+        # whose choice the table is told of as ``auto``): the driver picks for it.
+        picks = ([None if p is None or p.auto is not None else p.uniform_pick() for p in policies]
+                 if self._listeners is not None else [])
+        self._picks = picks if any(p is not None for p in picks) else None
+        #: Every seat's policy picks a uniform honest option and never calls, nothing listens:
+        #: no policy builds anything during the game (play_game pauses the cyclic collector).
+        self.plain = self._silent and self._deaf and all(p is not None for p in picks)
         if table.game is not None:
             self._restart(list(started))
 
@@ -391,6 +409,7 @@ class Driver:
         table = self.table
         policies = self.policies
         seats = self.seats
+        fused, deaf, picks = self._fused, self._deaf, self._picks
         calls = 0
         while calls < budget:
             window = table.window
@@ -426,6 +445,33 @@ class Driver:
                 policy = policies[seat]
                 if policy is None:
                     continue
+                pick = picks[seat] if picks is not None else None
+                if pick is not None:  # a uniform honest pick: the same choice, no observation, no wire forms
+                    game = table.game
+                    if game.may_wait(seat):
+                        continue
+                    options = game.honest_actions(seat)
+                    if not options:
+                        continue
+                    action = options[pick(len(options))]
+                    try:
+                        events = table.act(seat, action, now, honest=True, passed=True) if fused else \
+                            table.act(seat, action, now, honest=True)
+                    except ActionError as e:
+                        self.refused += 1
+                        log.debug("seat %s: the table refused its policy's action %r: %s", seat, action, e)
+                        continue
+                    if action[0] == "give":
+                        seats[seat].knowledge.sent(game.action_data(action))
+                    self.actions += 1
+                    calls += 1
+                    if deaf:
+                        self._log.extend(events)
+                        if self.on_events is not None:
+                            self.on_events(events)
+                    else:
+                        self._made(events)
+                    break
                 obs = seats[seat]
                 obs._honest, obs._on_turn = None, True  # (fresh(True), inline: the hot path)
                 data = policy.act(obs)
@@ -442,8 +488,20 @@ class Driver:
                         events = table.act(seat, action, now, auto=policy.auto, honest=True)
                     else:
                         honest = obs._honest
-                        action = honest.engine(data) if honest is not None else None
-                        if action is not None:  # an honest option, unchanged: no second check
+                        action = None
+                        if honest is not None:
+                            i = honest._last  # (engine(), inline for the option handed out last)
+                            w = honest._wire[i] if honest._wire else None
+                            if w is data:
+                                action = honest._actions[i] if w == honest._shown[i] else None
+                            else:
+                                action = honest.engine(data)
+                        if fused:  # nobody calls: the window is passed in the same call
+                            if action is not None:
+                                events = table.act(seat, action, now, honest=True, passed=True)
+                            else:
+                                events = table.act(seat, table.game.parse_action(data), now, passed=True)
+                        elif action is not None:  # an honest option, unchanged: no second check
                             events = table.act(seat, action, now, honest=True)
                         else:
                             events = table.act(seat, table.game.parse_action(data), now)
@@ -455,7 +513,12 @@ class Driver:
                     obs.knowledge.sent(data)
                 self.actions += 1
                 calls += 1
-                self._made(events)
+                if deaf:  # (_made, inline: no policy listens, a game action starts no game)
+                    self._log.extend(events)
+                    if self.on_events is not None:
+                        self.on_events(events)
+                else:
+                    self._made(events)
                 break
             else:
                 return calls

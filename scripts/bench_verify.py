@@ -15,9 +15,10 @@ The logs are played once by this checkout's ``pidor match`` (``--logs DIR`` keep
 the next run). ``--code DIR`` (repeatable) names checkouts whose ``pidor`` package verifies
 them, for an A/B comparison on the same logs in the same minutes: the runs are interleaved
 (each repeat measures every set with every checkout) and the ratios to the first one are
-printed. Each figure is the best of ``--repeat`` runs; time is the child's CPU time by
-default (``--clock cpu``: the machine is shared). The child starts from compiled modules,
-as an installed ``pidor`` does (``bench_logs.PYCACHE``).
+printed: of the best runs, and the median and range of the ratios within each repeat (a
+neighbour's load hits both sides of those alike). Each figure is the best of ``--repeat``
+runs; time is the child's CPU time by default (``--clock cpu``: the machine is shared). The
+child starts from compiled modules, as an installed ``pidor`` does (``bench_logs.PYCACHE``).
 
     .venv/bin/python scripts/bench_verify.py [--game G]... [--games 100] [--repeat 3] [--code DIR]...
         [--logs DIR] [--json]
@@ -27,6 +28,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -60,19 +63,28 @@ def measure(root: Path, args: argparse.Namespace) -> dict:
     for code in codes:  # compile each checkout's modules once, before any measurement
         verify_cli(next(iter(sets.values()))[:1], code)
     best: dict[tuple[str, Path], float] = {}
-    for _ in range(args.repeat):
+    rounds: dict[tuple[str, Path], list[float]] = {}  # per repeat: the first checkout's time / this one's
+    for r in range(args.repeat):
         for key, paths in sets.items():
-            for code in codes:
+            took = {}
+            k = r % len(codes)
+            for code in codes[k:] + codes[:k]:  # (the order rotates: none always runs first)
                 t0 = clock()
                 verify_cli(paths, code)
-                secs = clock() - t0
+                secs = took[code] = clock() - t0
                 best[key, code] = min(secs, best.get((key, code), secs))
+            for code in codes:
+                rounds.setdefault((key, code), []).append(took[codes[0]] / took[code])
     return {
         "players": {game: players(game) for game in args.game or GAME_IDS}, "games": args.games,
         "clock": args.clock, "repeat": args.repeat, "goals": {key: GOALS[key] for key in sets if key in GOALS},
         "codes": [{"code": str(code), "games_per_s": {key: round(args.games / best[key, code], 1) for key in sets},
-                   "ratio": {key: round(best[key, codes[0]] / best[key, code], 3) for key in sets}}
+                   "ratio": {key: round(best[key, codes[0]] / best[key, code], 3) for key in sets},
+                   "round_ratios": {key: {"median": round(statistics.median(rounds[key, code]), 3),
+                                          "min": round(min(rounds[key, code]), 3),
+                                          "max": round(max(rounds[key, code]), 3)} for key in sets}}
                   for code in codes],
+        "load": os.getloadavg()[0],
     }
 
 
@@ -103,7 +115,9 @@ def main() -> None:
         print(entry["code"])
         for key, rate in entry["games_per_s"].items():
             goal = results["goals"].get(key)
-            print(f"  {key:18} {rate:7.1f}  (x{entry['ratio'][key]:.3f})" + (f"  goal {goal}" if goal else ""))
+            spread = entry["round_ratios"][key]
+            print(f"  {key:18} {rate:7.1f}  (x{entry['ratio'][key]:.3f}; per repeat x{spread['median']:.3f}, "
+                  f"{spread['min']:.3f}-{spread['max']:.3f})" + (f"  goal {goal}" if goal else ""))
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ Write your own by subclassing :class:`Policy` (or a built-in one) and overriding
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 from ..engine.seeds import Rng
 from ..games import part
@@ -83,6 +83,13 @@ class Policy:
     def vote(self, obs: "Observation") -> bool | None:
         """In the court ``obs.court``: ``True`` «пидор» (guilty), ``False`` «чист», ``None``
         abstains (T4)."""
+        return None
+
+    def uniform_pick(self) -> "Callable[[int], int] | None":
+        """When :meth:`act` is exactly "wait if ``obs.may_wait``, else one of ``obs.honest``
+        picked by index with ``pick(len(obs.honest))``, nothing else drawn or looked at":
+        that ``pick``; the in-process driver then makes the same choice without building the
+        observation or the wire forms. ``None`` (the default): :meth:`act` is asked."""
         return None
 
     def observe(self, obs: "Observation", event: dict) -> None:

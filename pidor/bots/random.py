@@ -40,6 +40,10 @@ class RandomBot(Policy):
         n = len(honest)
         return honest[self.rng.below(n)] if n else None
 
+    def uniform_pick(self):
+        # act() with no cheating draws nothing but the index (a subclass's own act: asked)
+        return self.rng.below if not self.cheat and type(self).act is RandomBot.act else None
+
     def call(self, obs: Observation) -> bool:
         if not (self.attention or self.false_call):
             return False

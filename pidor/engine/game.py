@@ -385,10 +385,19 @@ class Game:
         wire form, which a shallow copy would share) are made afresh."""
         wire = self._wire.get(action)
         if wire is None:
+            return self.action_form(action)
+        return dict(wire)
+
+    def action_form(self, action: Action) -> dict:
+        """:meth:`action_data`, maybe the very dict the class remembers: to read and
+        compare, never to change or hand out (a copy of it, ``dict(form)``, is an
+        :meth:`action_data`, except for kinds with a ``cards`` argument, made afresh)."""
+        wire = self._wire.get(action)
+        if wire is None:
             wire = action_to_data(self.ACTIONS, action)
             if action[0] in self._wire_kinds and len(self._wire) < _WIRE_LIMIT:
                 self._wire[action] = wire
-        return dict(wire)
+        return wire
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

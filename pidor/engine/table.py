@@ -298,14 +298,18 @@ class Table:
 
     # ------------------------------------------------------------------ acts
 
+    #: :meth:`act` takes ``passed`` (the driver's table of bots that never call uses it).
+    TAKES_PASSED = True
+
     def act(self, seat: int, action: Action, now: float = 0.0, *, honest: bool = False,
-            parsed: bool = False) -> list[Event]:
+            parsed: bool = False, passed: bool = False) -> list[Event]:
         """A game action of ``seat`` (honest or not, T1). Opens a call window (T3).
         ``honest=True``: the caller took ``action`` as it is from :meth:`honest_actions`
         for this seat in this very state (the driver's policies do), so it is possible and
         breaks no rule: the check is not run again. ``parsed=True``: ``action`` is what
         ``game.parse_action`` returned, so it is well formed: only the seat, the state and
-        the rules are checked (``Game.judge``)."""
+        the rules are checked (``Game.judge``). ``passed=True``: every seat the window waits
+        for passes at once (bots that never call): ``passes(waiting_answers())`` in this call."""
         game = self.game
         if game is None or self.over:
             raise NotNow("no game has started at this table" if game is None else "the game is over")
@@ -320,21 +324,32 @@ class Table:
             raise HonestReplayRequired("after the verdict your next action must be honest (T6)", rule="T6r")
         # Only a violating action can reach the court and be undone (T5, T6), so only it
         # needs a snapshot: honest actions, the vast majority, skip the copy.
-        snapshot = game.snapshot() if callable_ and violations else None
+        snapshot = game.snapshot() if callable_ and violations and not passed else None
         mark_before = self.mark
         events = game.perform(seat, action, violations)
-        if seat in self.honest_only:  # T6: his action was honest; he is free again
-            self._honest(events, self.honest_only - {seat})
-        after = self._after_game_events(events)
-        if after:
-            events += after
+        honest_only = self.honest_only
+        if honest_only:
+            if seat in honest_only:  # T6: his action was honest; he is free again
+                self._honest(events, honest_only - {seat})
+            events += self._after_game_events(events)
+        elif mark_before is not None:  # (with no mark and nobody bound to honest play, no reaction)
+            events += self._after_game_events(events)
         if callable_:
             owing = game.in_game_seats()
             if seat in owing:
                 owing.remove(seat)
             if owing:
-                length = self._window_length(events)
+                length = self.options["call_window"]
+                for e in events:
+                    if "_hold" in e:  # (the rest of _window_length, only when it has something to do)
+                        length = self._window_length(events)
+                        break
                 deadline = None if length is None else now + length
+                if passed:  # the window opens and everyone passes: it closes (T3; _close_window)
+                    events.append({"type": "window", "seat": seat, "owing": owing, "deadline": deadline})
+                    events.append({"type": "window_closed", "seat": seat})
+                    events += self._settle(now)
+                    return events
                 self.window = Window(seat, events[0]["action"], list(violations), owing, deadline,
                                      snapshot, mark_before)
                 events.append({"type": "window", "seat": seat, "owing": owing[:], "deadline": deadline})
@@ -525,7 +540,7 @@ class Table:
             return []
         game = self.game
         events = game.advance()
-        if events:
+        if events and (self.mark is not None or self.honest_only):  # (else no reaction: _after_game_events)
             events += self._after_game_events(events)
         if game.result is not None:
             self.over = True
@@ -536,7 +551,7 @@ class Table:
             if loser is not None:
                 events += self._set_mark(loser, "loser")
             return events
-        t = game.timer()
+        t = game.timer() if type(game).timer is not Game.timer else None  # (a game that does not override it runs none)
         if t is None:
             self.timer = None
         else:

@@ -67,9 +67,10 @@ class Units:
         if not self.due:
             return None
         self.due = False
-        key = _key(position)
-        times = self.seen.get(key, 0) + 1
-        self.seen[key] = times
+        key = hash(position)  # (_key, inline: a position is recorded after most actions)
+        seen = self.seen
+        times = seen.get(key, 0) + 1
+        seen[key] = times
         if times >= options["repeat_limit"]:
             return "repetition"
         quiet = options.get("quiet_limit")

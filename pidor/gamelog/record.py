@@ -180,16 +180,22 @@ class Recorder:
             self._write("start", {"now": float(now)}, events)
         return events
 
+    #: :meth:`act` takes ``passed``, as :meth:`Table.act` does.
+    TAKES_PASSED = True
+
     def act(self, seat: int, action: tuple, now: float = 0.0, *, auto: str | None = None,
-            honest: bool = False, parsed: bool = False) -> list[dict]:
+            honest: bool = False, parsed: bool = False, passed: bool = False) -> list[dict]:
         """A game action. ``auto``: T9, the honest bot acted for the seat (``timeout`` or
-        ``absent``); ``honest`` and ``parsed``: as for :meth:`Table.act`."""
+        ``absent``); ``honest``, ``parsed`` and ``passed``: as for :meth:`Table.act` (the
+        passes are logged as :meth:`passes` logs them)."""
         events = self.table.act(seat, action, now, honest=honest, parsed=parsed)
         if self.writer is not None:
             data = {"seat": seat, "action": self.table.game.action_data(action), "now": float(now)}
             if auto is not None:
                 data["auto"] = auto
             self._write("act", data, events)
+        if passed and self.table.window is not None:
+            events = events + self.passes(self.table.waiting_answers(), now)  # (a new list: the record has its own)
         return events
 
     def answer(self, seat: int, call: bool, now: float = 0.0) -> list[dict]:

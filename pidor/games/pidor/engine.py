@@ -133,6 +133,8 @@ class PidorGame(DealPhase, TrickPlay, Game):
         low_i = low_rank(self.deck_size) - 2
         self._low_i = low_i
         self._up = tuple(i + 1 if i < 12 else low_i for i in range(13))
+        self._hand_copies = [[] for _ in range(self.players)]  # (position: each hand as last seen,
+        self._hand_sets = [() for _ in range(self.players)]  # and it sorted)
 
     # ------------------------------------------------------------------ queries
 
@@ -229,8 +231,10 @@ class PidorGame(DealPhase, TrickPlay, Game):
         if type(action) is not tuple:
             action = tuple(action)
         kind = action[0]
-        data = self.action_data(action)
-        event: Event = {"type": "action", "seat": seat, "action": data, "_violations": list(violations)}
+        form = self._wire.get(action)  # (action_data, inline: every action's event shows it)
+        data = self.action_data(action) if form is None else dict(form)
+        event: Event = {"type": "action", "seat": seat, "action": data,
+                        "_violations": list(violations) if violations else []}
         if kind == "give":
             # P10: the card given is seen by the recipient (the giver knows it already; once
             # it is in another hand, no view or event may show it to him again).
@@ -239,25 +243,35 @@ class PidorGame(DealPhase, TrickPlay, Game):
         events = [event]
         _DO[kind](self, seat, *action[1:], events)
         if self.T13 and kind != "give":
-            self.units.step()  # T13: the deal and a trick may never end: a position after every action
+            self.units.due = True  # (Units.step) T13: the deal and a trick may never end: a position after every action
         return events
 
     def advance(self) -> list[Event]:
         """T8: the end of the deal phase (P8 → P10) and the end of a closed trick (P15, P16);
         T13: the position after an action, recorded once its window has closed."""
-        if self.phase == DEAL:
-            if not self.deck and self.held is None:
-                return self._end_deal()
-        elif self.phase == TRICKS:
+        phase = self.phase
+        if phase == TRICKS:
             if self.closed:
                 return self._end_trick()
             if not self.T13 and self._endless():  # P16a (pidor-2): a trick that goes round and round
                 events: list[Event] = []
                 self._check_end(events)
                 return events
+        elif phase == DEAL:
+            if not self.deck and self.held is None:
+                return self._end_deal()
         else:
             return []
-        return self._stalled() if self.T13 else []
+        if not self.T13:
+            return []
+        units = self.units  # (_stalled, inline: after most actions)
+        if units.due:
+            reason = units.record(self.position(), self.limits)
+            if reason is not None:
+                events = []
+                self._stall(reason, events)
+                return events
+        return []
 
     def position(self) -> tuple:
         """T13: every card's place (hands as sets), whose turn, what is owed; not the mark.
@@ -265,23 +279,32 @@ class PidorGame(DealPhase, TrickPlay, Game):
         stacks and the deck are empty and the settlement is done, and a prikup only ever
         goes whole into its hand: the hands, the table and its counts place every card."""
         none = -1
+        # Each hand as a set (sorted): only a hand that differs from the copy kept of it is
+        # sorted again (an action changes one or two; compared as they are now, so a hand
+        # changed anywhere, by anyone, is sorted afresh).
+        copies, sets = self._hand_copies, self._hand_sets
+        for s, h in enumerate(self.hands):
+            if h != copies[s]:
+                copies[s] = h[:]
+                sets[s] = tuple(sorted(h))
         if self.phase == TRICKS:  # (recorded after every action: kept lean)
-            return (self.turn, tuple([tuple(sorted(h)) for h in self.hands]), tuple(self.table),
-                    tuple(self.table_seats), tuple([len(p) for p in self.prikups]), len(self.discard),
-                    tuple(self.order), self.closed, none if self.next_leader is None else self.next_leader)
+            return (self.turn, tuple(sets), tuple(self.table), tuple(self.table_seats),
+                    tuple(map(len, self.prikups)), len(self.discard), tuple(self.order), self.closed,
+                    none if self.next_leader is None else self.next_leader)
         return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
-                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck),
-                tuple(tuple(sorted(h)) for h in self.hands), tuple(tuple(sorted(p)) for p in self.prikups),
-                tuple(self.table), tuple(self.table_seats), len(self.discard), tuple(self.order),
-                tuple(self.pidorstvo), self.closed, none if self.next_leader is None else self.next_leader,
-                tuple(map(tuple, self.dues)))
+                self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck), tuple(sets),
+                tuple([tuple(sorted(p)) for p in self.prikups]), tuple(self.table), tuple(self.table_seats),
+                len(self.discard), tuple(self.order), tuple(self.pidorstvo), self.closed,
+                none if self.next_leader is None else self.next_leader, tuple([tuple(d) for d in self.dues]))
 
     def _stalled(self, events: list[Event] | None = None) -> list[Event]:
         """T13: record the position due; a draw if it says so."""
         events = [] if events is None else events
-        reason = self.units.record(self.position(), self.limits) if self.units.due else None
-        if reason is not None:
-            self._stall(reason, events)
+        units = self.units
+        if units.due:
+            reason = units.record(self.position(), self.limits)
+            if reason is not None:
+                self._stall(reason, events)
         return events
 
     def on_mark(self, seat: int) -> list[Event]:

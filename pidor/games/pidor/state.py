@@ -63,6 +63,8 @@ class PidorState:
     _in: list[int]  # the seats still in the game, in seat order (not in ``order``)
     _low_i: int  # the lowest rank's index: 0 (the 2) in 52 cards, 4 (the 6) in 36
     _up: tuple[int, ...]  # ``_up[i]``: the rank index that goes on an open card of rank index i (P3)
+    _hand_copies: list[list[int]]  # each hand as T13's last position saw it (``position``)
+    _hand_sets: list[tuple[int, ...]]  # ... and sorted: the hand as a set, in that position
 
     # Methods one mixin calls on the other:
     _take_prikup: Callable[[int, list[Event]], None]  # DealPhase; TrickPlay calls it (P15)

@@ -131,26 +131,19 @@ class TrickPlay(PidorState):
 
     # --- mutations ------------------------------------------------------------------
 
-    def _after_card(self, seat: int, events: list[Event]) -> None:
-        """P14: the card that fills the table up to the trick's size closes the trick."""
-        if len(self.table) >= self.trick_size:
+    def _do_lead(self, seat: int, card: int, events: list[Event]) -> None:
+        self.trick_moves += 1
+        self.hands[seat].remove(card)
+        table = self.table
+        table.append(card)
+        self.table_seats.append(seat)
+        if len(table) >= self.trick_size:  # P14: the card that fills the table up to the trick's size closes it
             self._close(seat, events)
         else:
             self._pass_turn(seat, events)
 
-    def _do_lead(self, seat: int, card: int, events: list[Event]) -> None:
-        self.trick_moves += 1
-        self.hands[seat].remove(card)
-        self.table.append(card)
-        self.table_seats.append(seat)
-        self._after_card(seat, events)
-
     def _do_beat(self, seat: int, card: int, target: int, events: list[Event]) -> None:
-        self.trick_moves += 1
-        self.hands[seat].remove(card)
-        self.table.append(card)
-        self.table_seats.append(seat)
-        self._after_card(seat, events)
+        self._do_lead(seat, card, events)  # (the target only decides the rules broken, _check_beat)
 
     def _do_take(self, seat: int, index: int, events: list[Event]) -> None:
         self.trick_moves += 1
@@ -177,7 +170,9 @@ class TrickPlay(PidorState):
     def _pass_turn(self, seat: int, events: list[Event]) -> None:
         """The next player in the game; P15: one with an empty hand facing an empty table
         is passed over (the player who just took a card always has one, so this ends)."""
-        t = self._next_in_game(seat)
+        t = seat + 1 if seat + 1 < self.players else 0
+        if self._out[t]:
+            t = self._next_in_game(seat)
         if not self.table:
             hands = self.hands
             for _ in range(self.players):
@@ -254,7 +249,7 @@ class TrickPlay(PidorState):
         """P16: one player left with cards is the pidor; nobody: a draw. (Engine pidor-2,
         P16a: after ``QUIET_TRICKS`` tricks in a row with nothing discarded and nobody out,
         a draw; the mark stays where it is: a draw has no loser to give it to, T7.)"""
-        left = [s for s in range(self.players) if not self._out[s]]
+        left = self._in  # (the seats not out, in seat order)
         if len(left) > 1 and (self.T13 or (self.quiet_tricks < QUIET_TRICKS and not self._endless())):
             return False
         loser = left[0] if len(left) == 1 else None
@@ -289,7 +284,8 @@ class TrickPlay(PidorState):
         if not table:
             return [("lead", c) for c in hand]
         top = len(table) - 1
-        can = beaters(self.trump, self._low_i)[table[top]]
+        can = _BEATERS.get((self.trump, self._low_i)) or beaters(self.trump, self._low_i)
+        can = can[table[top]]
         out = [("beat", c, top) for c in hand if c in can]
         out.append(("take", 0))  # P13: taking the bottom card is always honest
         return out
