@@ -87,7 +87,7 @@ def play_processes(setup: Setup, games: list[Game], played: Callable[[dict], boo
                    clock, stderr_dir, listen: tuple[str, int]) -> dict[str, StderrSeen]:
     """:func:`~.external.play_external` in ``count`` processes (see the module); each
     ``cmd:`` entrant's stderr, by name."""
-    ctx = multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("fork")  # (as the in-process pool: no imports again)
     out = ctx.Queue()
     stop = ctx.Event()
     shares = [games[k::count] for k in range(count)]
