@@ -42,8 +42,10 @@ def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, mid - half), 4), round(min(1.0, mid + half), 4)]
 
 
-def rotated(game: str, options: dict, subject: str, field: list[str], games: int, seed: str) -> dict:
-    """``subject`` at each seat in turn among ``field``; its losses, the draws and the games."""
+def rotated(game: str, options: dict, subject: str, field: list[str], games: int, seed: str, keep: bool = False
+            ) -> dict:
+    """``subject`` at each seat in turn among ``field`` (one match a seat: ``keep``, its
+    policies live for it); its losses, the draws and the games."""
     players = len(field) + 1
     losses = draws = played = other = 0  # (other: the field's losses)
     for seat in range(players):
@@ -51,7 +53,7 @@ def rotated(game: str, options: dict, subject: str, field: list[str], games: int
         if not n:
             continue
         specs = field[:seat] + [subject] + field[seat:]
-        r = run_match(game, players, n, options=options, seed=f"{seed}/{seat}", specs=specs)
+        r = run_match(game, players, n, options=options, seed=f"{seed}/{seat}", specs=specs, keep_policies=keep)
         for record in r.records:
             played += 1
             if record["draw"]:
@@ -97,7 +99,7 @@ def row(game: str, goal: Goal, scale: float, seed: str, done: dict) -> dict:
     games = max(len(goal.field) + 1, round(goal.games * scale))
     name = f"{game}-{goal.name}"
     out = {"row": name, "game": game, "options": goal.options, "players": len(goal.field) + 1,
-           "subject": goal.subject, "field": list(goal.field), "measure": goal.measure}
+           "subject": goal.subject, "field": list(goal.field), "measure": goal.measure, "keep": goal.keep}
     t0 = time.perf_counter()
     if goal.measure == "speed":
         def timed(specs: list[str]) -> float:  # this process's CPU time: the machine may be shared
@@ -113,10 +115,10 @@ def row(game: str, goal: Goal, scale: float, seed: str, done: dict) -> dict:
     clock = _MoveClock() if goal.subject.startswith("builtin:ismcts") else None
     if clock is not None:
         with clock:
-            r = rotated(game, goal.options, goal.subject, list(goal.field), games, f"{seed}/{name}")
+            r = rotated(game, goal.options, goal.subject, list(goal.field), games, f"{seed}/{name}", goal.keep)
         out["cpu_ms_per_move"] = clock.figures()
     else:
-        r = rotated(game, goal.options, goal.subject, list(goal.field), games, f"{seed}/{name}")
+        r = rotated(game, goal.options, goal.subject, list(goal.field), games, f"{seed}/{name}", goal.keep)
     n = r["games"]
     out.update(r, draw_rate=round(r["draws"] / n, 4) if n else 0.0, seconds=round(time.perf_counter() - t0, 1))
     if goal.measure == "won":

@@ -26,6 +26,10 @@ class GreedyPolicy(Policy):
         super().__init__(seat, seed, **params)
         self._tactics: Tactics | None = None
 
+    def new_game(self, seat: int, seed: bytes) -> None:
+        super().new_game(seat, seed)
+        self._tactics = None
+
     def act(self, obs: Observation) -> dict | None:
         honest = obs.honest
         if not honest:

@@ -65,6 +65,15 @@ class Policy:
         """The parameters as given (for logs and specs)."""
         return {k: getattr(self, k) for k in self.PARAMS}
 
+    def new_game(self, seat: int, seed: bytes) -> None:
+        """The same policy plays another game of the match, at ``seat`` with ``seed``
+        (``pidor match --keep-policies``): its :attr:`rng` starts again from the seed (T10);
+        what it learned stays. A subclass that keeps anything for one game only resets it
+        here (and calls this)."""
+        self.seat = seat
+        self.seed = seed
+        self.rng = Rng(seed, f"bot:{seat}")
+
     def act(self, obs: "Observation") -> dict | None:
         """The seat's game action now (wire form), or ``None`` to wait (nothing to do, or
         durak's silence, which the «бито» clock counts, D5). Asked while the seat may act."""

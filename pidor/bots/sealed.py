@@ -141,6 +141,11 @@ class Sealed(Policy):
     def may_call(self) -> bool:
         return self.inner.may_call()
 
+    def new_game(self, seat: int, seed: bytes) -> None:
+        self.inner.new_game(seat, seed)
+        self.seat, self.seed, self.rng = seat, seed, self.inner.rng
+        self._sealed, self._new = None, True
+
     def _seat(self, obs: Observation, turn: bool = False) -> SealedSeat:
         """The sealed seat, its knowledge brought up to ``obs``'s events, its copies to now."""
         sealed = self._sealed

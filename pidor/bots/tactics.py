@@ -125,6 +125,7 @@ class Goal:
     options: dict = field(default_factory=dict)
     games: int = 2000
     than: str = ""
+    keep: bool = False  # the policies live for each match (pidor match --keep-policies)
 
 
 def goals(game: str) -> tuple[Goal, ...]:

@@ -87,6 +87,10 @@ SECONDS = click.FloatRange(0.001, 3600.0)
               help="A seat's contribution to every deal (one per seat in order; '-' for none).")
 @click.option("--rotate", is_flag=True,
               help="Play every deal once per rotation of the seats (duplicate deals: same cards, every seat).")
+@click.option("--keep-policies", is_flag=True,
+              help="Each built-in or py: entrant's policy plays all its games of the match, so it may learn "
+                   "between them (the heuristic learns who calls). The games then depend on their order: the same "
+                   "seed gives the same results at --concurrency 1 only (with more, each worker keeps its own).")
 @click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Games at once: worker processes (in-process entrants) or tables on the local server.")
 @click.option("--ray", metavar="ADDRESS", default=None,
@@ -118,12 +122,12 @@ SECONDS = click.FloatRange(0.001, 3600.0)
               help="Every N games, a line on stderr: games done, pace, ETA, standings so far, the SPRT's LLR, "
                    "forfeits [default: about every tenth of the match; 0: never].")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, concurrency, ray, move_time,
-          game_time, results, resume, logs, stderr_dir, listen, sprt, max_forfeits, rank_by, report_every,
-          as_json) -> None:
+def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, named, seat_seeds, rotate, keep_policies,
+          concurrency, ray, move_time, game_time, results, resume, logs, stderr_dir, listen, sprt, max_forfeits, rank_by,
+          report_every, as_json) -> None:
     """Run scripted bot-vs-bot matches: built-in bots in-process, external programs on a
     local server. Every game is played at a fresh table; the summary is the same for any
-    --concurrency.
+    --concurrency (unless --keep-policies).
 
     \b
     A stdio: bot (protocol/STDIO.md) reads one JSON line per decision on stdin and answers
@@ -182,7 +186,8 @@ def match(game, players, games, opts, deck, hard, variant, teams, seed, specs, n
                            concurrency=concurrency, ray=ray, results=resume or results, resume=resume is not None,
                            clock=TimeControl(move_time, game_time),
                            stderr_dir=stderr_dir or logs or "pidor-match-stderr", listen=where, sprt=test,
-                           max_forfeits=max_forfeits, rank_by=rank_by, progress=progress)
+                           max_forfeits=max_forfeits, rank_by=rank_by, progress=progress,
+                           keep_policies=keep_policies)
     except MatchInterrupted as e:
         progress.close()
         click.echo(_interrupted(e, seed), err=True)

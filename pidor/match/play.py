@@ -7,10 +7,12 @@ stand-in, :mod:`pidor.stdio.seat`)."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from ..autoplay import GameTooLong, play_game
 from ..bots import RandomBot, make_policy
+from ..bots.policy import Policy
 from ..bots.sealed import Sealed
 from ..engine.seeds import Rng
 from ..engine.table import Table
@@ -44,6 +46,34 @@ class Setup:
     base: bytes  # record.match_base of the seed text
     seat_seeds: tuple[bytes | None, ...]  # each seat's part of every deal (--seat-seed)
     logs: str | None = None  # a directory: one log per game
+    keep: bool = False  # --keep-policies: each entrant's policy object plays all its games here
+
+
+#: The policies kept for a match's life (``Setup.keep``), per thread: ``(match base, entrant
+#: name) -> policy``, of the match played last (a worker, a thread plays one game at a time).
+_kept = threading.local()
+
+
+def _policy(setup: Setup, e: Entrant, seat: int, seed: bytes) -> Policy:
+    """The policy of entrant ``e`` at ``seat`` for one game: a new one, or with
+    ``setup.keep`` the one that played its games before here, told of its new game."""
+    if not setup.keep:
+        return _made(e, seat, seed)
+    kept = getattr(_kept, "policies", None)
+    if kept is None or getattr(_kept, "base", None) != setup.base:
+        kept = _kept.policies = {}
+        _kept.base = setup.base
+    policy = kept.get(e.name)
+    if policy is None:
+        policy = kept[e.name] = _made(e, seat, seed)
+    else:
+        policy.new_game(seat, seed)
+    return policy
+
+
+def _made(e: Entrant, seat: int, seed: bytes) -> Policy:
+    policy = make_policy(e.params, seat, seed)
+    return Sealed(policy) if e.kind == "py" else policy  # somebody else's class: no path to the table
 
 
 def _seat_info(e: Entrant, seed: bytes) -> dict:
@@ -75,10 +105,8 @@ def play(setup: Setup, game: Game, stable: Stable | None = None) -> dict:
     for s, e in enumerate(entrants):
         if e.kind == "stdio":
             bots.append(stable.seat(e, s, seeds[s], RandomBot(s, standin_seed(setup.base, game.index, s)), forfeit))
-        elif e.kind == "py":  # somebody else's class: an observation with no path to the table
-            bots.append(Sealed(make_policy(e.params, s, seeds[s])))
         else:
-            bots.append(make_policy(e.params, s, seeds[s]))
+            bots.append(_policy(setup, e, s, seeds[s]))
     stdio = [b for b in bots if isinstance(b, StdioPolicy)]
     if stdio:
         rec.notes["forfeits"] = record["forfeits"]  # (the footer's, as at a match's server)

@@ -256,6 +256,7 @@ def run_match(
     max_forfeits: int = MAX_FORFEITS,
     rank_by: str = "loss",
     progress: Callable[[Interim], None] | None = None,
+    keep_policies: bool = False,
 ) -> MatchResult:
     """Play a match of ``game`` with ``options`` (the game's: ``deck``, ``teams``…, and its
     clocks). Entrants come from ``entrants`` or seat ``specs`` (one per seat in
@@ -266,7 +267,10 @@ def run_match(
     ``rotate``). ``max_forfeits``: raise :class:`EntrantFailing` once an entrant has
     forfeited that many games in a row from its first (0: never). ``rank_by``: how the
     summary ranks the entrants (:data:`~pidor.match.stats.RANKINGS`). ``progress`` gets an
-    :class:`Interim` after each game played. Ctrl-C raises :class:`MatchInterrupted`."""
+    :class:`Interim` after each game played. ``keep_policies``: each in-process entrant's
+    policy object plays all its games of a process (:meth:`Policy.new_game`), so it may
+    learn between them; the games then depend on their order, the same for the same seed at
+    ``concurrency`` 1 only. Ctrl-C raises :class:`MatchInterrupted`."""
     if rank_by not in RANKINGS:
         raise MatchError(f"--rank-by is one of {', '.join(RANKINGS)}, not {rank_by!r}")
     try:
@@ -286,6 +290,9 @@ def run_match(
                 check_plays(e.params, game)
     except ValueError as e:
         raise MatchError(str(e)) from None
+    if keep_policies and any(e.external for e in entrants):
+        raise MatchError("--keep-policies keeps in-process policies: with cmd: or tcp: entrants the built-in bots "
+                         "play at the match's server, a new one each game")
     if any(e.external for e in entrants):  # a stdio: bot at the match's server plays through pidor bridge
         entrants = [replace(e, kind="cmd", argv=tuple(map(literal, bridge_command(e.argv))))
                     if e.kind == "stdio" else e for e in entrants]
@@ -307,7 +314,8 @@ def run_match(
         _prepare_results(results, resume)
     if logs is not None:
         Path(logs).mkdir(parents=True, exist_ok=True)
-    setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs))
+    setup = Setup(options, tuple(entrants), base, tuple(seat_seeds), None if logs is None else str(logs),
+                  keep_policies)
     todo = [g for g in plan if g.index not in done]
     test = None if sprt is None else _SprtCheck(sprt, plan, entrants, rotate, done)
     pair = None if sprt is None else (entrants[0].name, entrants[1].name)

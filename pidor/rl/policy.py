@@ -103,6 +103,10 @@ class EncodedPolicy(Policy):
                 return got
         return None
 
+    def new_game(self, seat: int, seed: bytes) -> None:
+        super().new_game(seat, seed)
+        self._key = None  # (a tracker for the new seat)
+
     def _ready(self, obs: Observation) -> None:
         rules = obs.rules
         engine = spec(rules["game"]).engine

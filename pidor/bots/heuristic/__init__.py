@@ -38,6 +38,14 @@ class HeuristicPolicy(Policy):
         self._cheated = False  # the last action of this seat was a cheat
         self.tactics: Tactics | None = None  # the game's, made afresh at each game
 
+    def new_game(self, seat: int, seed: bytes) -> None:
+        """The call rates stay (a match's worth of who calls, by seat); the game's tactics go."""
+        super().new_game(seat, seed)
+        self.tactics = None
+        self._cheated = False
+        if self.rates is not None:
+            self.rates.see({"type": "game_start"})
+
     def observe(self, obs: Observation, event: dict) -> None:
         kind = event["type"]
         if self.rates is None:

@@ -543,6 +543,15 @@ GOALS = {"podkidnoy": _FIELD + (
     Goal("cheat-0.1", f"{_H}:cheat=0.5", (f"{_R}:attention=0.1",) * 3, measure="than", than="honest-0.1"),
     Goal("honest-0.9", _HONEST, (f"{_R}:attention=0.9",) * 3),
     Goal("cheat-0.9", f"{_H}:cheat=1", (f"{_R}:attention=0.9",) * 3),
+    # issue 30: the default heuristic (it cheats when it judges it pays) against honest
+    # heuristics that call what they see one time in ten, or nine: for a whole match (it learns
+    # who calls, --keep-policies) and afresh each game
+    Goal("honest-calls-0.1", _HONEST, (f"{_HONEST},attention=0.1",) * 3),
+    Goal("default-calls-0.1", _H, (f"{_HONEST},attention=0.1",) * 3, measure="than", than="honest-calls-0.1",
+         keep=True),
+    Goal("honest-calls-0.9", _HONEST, (f"{_HONEST},attention=0.9",) * 3),
+    Goal("default-calls-0.9", _H, (f"{_HONEST},attention=0.9",) * 3, keep=True),
+    Goal("default-calls-0.9-fresh", _H, (f"{_HONEST},attention=0.9",) * 3),
     Goal("speed", _H, (_R,) * 3, 0.30, measure="speed", games=200),
     Goal("two-trumps", _HONEST, (_G,) * 3, options={"two_trumps": True}),
     # issue 30: honest strength, heads-up and against the field
