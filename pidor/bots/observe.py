@@ -47,8 +47,9 @@ from ..engine.seeds import Rng
 from ..engine.table import TABLE_OPTIONS, Court, Table, Timer, Window, known_options
 from ..games import part
 from .belief import Belief, BeliefLost
+from .policy import Observation
 
-__all__ = ["Knowledge"]
+__all__ = ["Knowledge", "KnowingSeat"]
 
 def _no_wait(cls: type[Game]) -> dict:
     """The belief's clocks: 0 s, so that a ``tick(0)`` runs whatever the real clock ran out."""
@@ -404,3 +405,29 @@ def _belief_table(rules: dict, view: dict, game: Game) -> Table:
     if timer is not None:
         t.timer = Timer(timer[0], timer[1], 0.0)
     return t
+
+
+class KnowingSeat(Observation):
+    """An observation whose events, and what the seat works out from them, come from the
+    seat's own :class:`Knowledge` (``self.knowledge``): the SDK's over TCP, a sealed ``py:``
+    entrant's, the driver's (which answers ``actions`` and ``visible_violations`` off the
+    table instead)."""
+
+    __slots__ = ()
+    knowledge: Knowledge
+
+    @property
+    def events(self) -> list[dict]:
+        return self.knowledge.events()
+
+    def events_from(self, start: int) -> list[dict]:
+        return self.knowledge.events(start)
+
+    def actions(self) -> list[dict]:
+        return self.knowledge.actions()
+
+    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
+        return self.knowledge.visible_violations(seat, action)
+
+    def determinize(self, rng: Rng) -> Any:
+        return self.knowledge.determinize(rng)

@@ -15,20 +15,18 @@ belief's view of the seat (the events after the last snapshot applied by the eng
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..client import Bot, ServerError
 from ..engine.game import Game
 from ..games import game_class
-from ..engine.seeds import Rng
-from .observe import Knowledge
-from .policy import Observation, Policy
+from .observe import KnowingSeat, Knowledge
+from .policy import Policy
 from .specs import make_policy
 
 __all__ = ["PolicyBot", "RemoteSeat"]
 
 
-class RemoteSeat(Observation):
+class RemoteSeat(KnowingSeat):
     """The observation of the client's seat, from what the client received: its knowledge
     (snapshots and events), the ``turn`` being answered, the window or court answered."""
 
@@ -47,13 +45,6 @@ class RemoteSeat(Observation):
     def view(self) -> dict:
         belief = self.knowledge.belief()
         return belief.view(self.seat) if belief is not None else self._bot.state.view or {}
-
-    @property
-    def events(self) -> list[dict]:
-        return self.knowledge.events()
-
-    def events_from(self, start: int) -> list[dict]:
-        return self.knowledge.events(start)
 
     @property
     def honest(self) -> list[dict]:
@@ -83,14 +74,6 @@ class RemoteSeat(Observation):
     def mark(self) -> int | None:
         return self._bot.state.status.get("mark")
 
-    def actions(self) -> list[dict]:
-        return self.knowledge.actions()
-
-    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
-        return self.knowledge.visible_violations(seat, action)
-
-    def determinize(self, rng: Rng) -> Any:
-        return self.knowledge.determinize(rng)
 
 
 class PolicyBot(Bot):

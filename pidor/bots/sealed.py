@@ -23,8 +23,7 @@ from typing import Any
 
 import msgpack
 
-from ..engine.seeds import Rng
-from .observe import Knowledge
+from .observe import KnowingSeat, Knowledge
 from .policy import Observation, Policy
 
 __all__ = ["Sealed", "SealedSeat"]
@@ -35,7 +34,7 @@ def _wire(value: Any) -> Any:
     return msgpack.unpackb(msgpack.packb(value), strict_map_key=False)
 
 
-class SealedSeat(Observation):
+class SealedSeat(KnowingSeat):
     """One seat's observation from copies and its own knowledge (see the module)."""
 
     __slots__ = ("knowledge", "_view", "_honest", "_may_cheat", "_may_wait", "_obliged", "_window", "_court",
@@ -70,13 +69,6 @@ class SealedSeat(Observation):
         return self._view
 
     @property
-    def events(self) -> list[dict]:
-        return self.knowledge.events()
-
-    def events_from(self, start: int) -> list[dict]:
-        return self.knowledge.events(start)
-
-    @property
     def honest(self) -> list[dict]:
         return self._honest
 
@@ -104,14 +96,6 @@ class SealedSeat(Observation):
     def mark(self) -> int | None:
         return self._mark
 
-    def actions(self) -> list[dict]:
-        return self.knowledge.actions()
-
-    def visible_violations(self, seat: int, action: dict) -> tuple[str, ...]:
-        return self.knowledge.visible_violations(seat, action)
-
-    def determinize(self, rng: Rng) -> Any:
-        return self.knowledge.determinize(rng)
 
 
 class Sealed(Policy):

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..cards import card_code
-from ..engine.game import Action, project
+from ..engine.game import project
 from ..engine.rules import TABLE_RULES
 from ..games import spec
 from ..games.spec import TABLE_EVENTS
@@ -189,7 +187,6 @@ class Layout:
         or a rank brings every suit or rank."""
         from ..autoplay import play_game
         from ..bots.random import RandomBot
-        from ..engine.game import project
         from ..engine.seeds import Rng
         from ..engine.table import Table
 
