@@ -44,7 +44,7 @@ import math
 from collections.abc import Sequence as SequenceABC
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
-from .bots.observe import Knowledge
+from .bots.observe import KnowingSeat, Knowledge
 from .bots.policy import Observation, Policy
 from .engine.game import Action, ActionError, Event, Game, project
 from .engine.seeds import Rng
@@ -167,7 +167,7 @@ class WireActions(SequenceABC):
 _NO_ACTIONS = WireActions([], None)
 
 
-class TableSeat(Observation):
+class TableSeat(KnowingSeat):
     """The :class:`~pidor.bots.policy.Observation` of one seat at an in-process table (its
     own source: no second hop on the hot path): the table's own answers for that seat (its
     view, its honest and possible actions: these depend on the seat's hand and the public
@@ -194,13 +194,6 @@ class TableSeat(Observation):
     @property
     def view(self) -> dict:
         return self._table.view(self.seat)
-
-    @property
-    def events(self) -> list[dict]:
-        return self.knowledge.events()
-
-    def events_from(self, start: int) -> list[dict]:
-        return self.knowledge.events(start)
 
     @property
     def honest(self) -> WireActions:
@@ -258,9 +251,6 @@ class TableSeat(Observation):
         if self._public is not None and w is not None and w.seat == seat and w.action == action:
             return self._public.visible_violations(seat, action)
         return self.knowledge.visible_violations(seat, action)
-
-    def determinize(self, rng: Rng) -> Any:
-        return self.knowledge.determinize(rng)
 
 
 class Driver:
