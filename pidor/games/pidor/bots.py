@@ -185,4 +185,7 @@ GOALS = tuple(goal for deck in (52, 36) for goal in (
     Goal(f"greedy-{deck}", _G, (_G,) * 3, measure="seat", options={"deck": deck}),
     Goal(f"heuristic-{deck}", _H, (_G,) * 3, 0.20, options={"deck": deck}),
     Goal(f"honest-{deck}", "builtin:heuristic:cheat=0", (_G,) * 3, 0.20, options={"deck": deck}),
-))
+)) + (
+    # issue 30: the search's honest strength against the field (about 2 s of CPU a game)
+    Goal("honest-ismcts-52", "builtin:ismcts:cheat=0", (_G,) * 3, 0.15, options={"deck": 52}, games=400),
+)
