@@ -22,6 +22,10 @@ the house's default game, «пидор»)
   stdio``; issue 26: a stdio bot that answers at once must cost the match no more than an
   SDK bot over TCP).
 
+* four external bots at ``--concurrency 1`` and ``2``, interleaved ``--repeat`` times
+  (``--part servers``; issue 29 goal 2: with two cores, two server processes play ≥ 1.7×
+  the games/s of one).
+
 ``--bots c`` plays the C sample bot (``make -C clients/c``) instead of the Python one: its
 CPU is a few ms a game, so the figure is then the ceiling the runner's own process sets
 (one core: the local server is one process). It prints no traffic.
@@ -122,6 +126,19 @@ def external(game: str, games: int, concurrency: int, bots: str = "python") -> d
         return measure(game, games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err)
 
 
+def servers(game: str, games: int, bots: str, repeat: int) -> dict:
+    """Four external bots at ``--concurrency 1`` (one server process) and ``2`` (two, one a
+    core: issue 29 goal 2), ``repeat`` times in turn: every run and the ratio of the
+    games/s, each run's and their median (goal: ≥ 1.7 on two cores)."""
+    runs: dict[int, list[dict]] = {1: [], 2: []}
+    for _ in range(repeat):
+        for c in (1, 2):
+            runs[c].append(external(game, games, c, bots))
+    ratios = [two["games_per_s"] / one["games_per_s"] for one, two in zip(runs[1], runs[2])]
+    return {"games": games, "repeat": repeat, "runs": {f"c{c}": ms for c, ms in runs.items()},
+            "c2_over_c1": [round(r, 2) for r in ratios], "median_c2_over_c1": round(statistics.median(ratios), 2)}
+
+
 def stdio_vs_sdk(game: str, games: int, repeat: int) -> dict:
     """Four stdio: bots, then four SDK bots, ``repeat`` times in turn, at concurrency 4:
     every run, and the medians' ratios (stdio over SDK: above 1, stdio is faster)."""
@@ -145,11 +162,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="in-process games per measurement")
     ap.add_argument("--external-games", type=int, default=200,
                     help="games with external bots at concurrency 4 (half as many at concurrency 1)")
-    ap.add_argument("--part", choices=["inprocess", "external", "stdio"],
+    ap.add_argument("--part", choices=["inprocess", "external", "stdio", "servers"],
                     help="measure only this part (default: in-process and external, and the overhead per external "
-                         "game; stdio: stdio: bots against SDK bots, interleaved)")
+                         "game; stdio: stdio: bots against SDK bots, interleaved; servers: external bots at "
+                         "--concurrency 1 and 2, interleaved, --external-games a run)")
     ap.add_argument("--stdio-games", type=int, default=60, help="games per run of --part stdio")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each kind in --part stdio, interleaved")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of each kind in --part stdio or servers, interleaved")
     ap.add_argument("--bots", choices=sorted(BOTS), default="python",
                     help="the external bots: the Python SDK sample bot (default) or the C one (built first: "
                          "make -C clients/c)")
@@ -164,12 +182,14 @@ def main() -> None:
     run_match(args.game, 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
     if args.part == "stdio":
         out["stdio_vs_sdk"] = stdio_vs_sdk(args.game, args.stdio_games, args.repeat)
+    elif args.part == "servers":
+        out["servers"] = servers(args.game, args.external_games, args.bots, args.repeat)
     elif args.part != "external":
         out["inprocess_c1"] = c1 = measure(args.game, args.games)
         out["inprocess_c2"] = c2 = measure(args.game, args.games, concurrency=2)
         out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
         out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
-    if args.part not in ("inprocess", "stdio"):
+    if args.part not in ("inprocess", "stdio", "servers"):
         out["external_c4"] = external(args.game, args.external_games, 4, args.bots)
         out["external_c1"] = e1 = external(args.game, args.external_games // 2, 1, args.bots)
     if args.part is None:
@@ -210,6 +230,13 @@ def main() -> None:
                               for m in runs))
         print(f"stdio over SDK (medians): ×{v['stdio_over_sdk_games_per_s']} games/s by the wall clock, "
               f"×{v['stdio_over_sdk_games_per_cpu_s']} per CPU-second")
+    if "servers" in out:
+        v = out["servers"]
+        for c in ("c1", "c2"):
+            print(f"4 external {args.bots} bots, --concurrency {c[1]}, {v['games']} games a run: "
+                  + "; ".join(f"{m['games_per_s']} games/s" for m in v["runs"][c]))
+        print(f"--concurrency 2 over 1 (two server processes over one): ×{v['median_c2_over_c1']} by the wall clock "
+              f"(runs: {', '.join(f'×{r}' for r in v['c2_over_c1'])})")
     if "speedup_c2" in out:
         print(f"concurrency 2 over 1: ×{out['speedup_c2']} by the wall clock, ×{out['cpu_speedup_c2']} on two free "
               "cores (by CPU time)")
