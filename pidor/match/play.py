@@ -49,8 +49,9 @@ class Setup:
     keep: bool = False  # --keep-policies: each entrant's policy object plays all its games here
 
 
-#: The policies kept for a match's life (``Setup.keep``), per thread: ``(match base, entrant
-#: name) -> policy``, of the match played last (a worker, a thread plays one game at a time).
+#: The policies kept for a match's life (``Setup.keep``), per thread (a thread plays one game
+#: at a time): of the match played last (its setup, the very object: a worker's is the same
+#: for all its games), by entrant name.
 _kept = threading.local()
 
 
@@ -60,9 +61,9 @@ def _policy(setup: Setup, e: Entrant, seat: int, seed: bytes) -> Policy:
     if not setup.keep:
         return _made(e, seat, seed)
     kept = getattr(_kept, "policies", None)
-    if kept is None or getattr(_kept, "base", None) != setup.base:
+    if kept is None or getattr(_kept, "setup", None) is not setup:
         kept = _kept.policies = {}
-        _kept.base = setup.base
+        _kept.setup = setup
     policy = kept.get(e.name)
     if policy is None:
         policy = kept[e.name] = _made(e, seat, seed)
