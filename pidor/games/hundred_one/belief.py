@@ -1,10 +1,5 @@
 """What a seat of «сто одно» can rebuild from its view (:class:`pidor.bots.belief.Belief`).
 
-The belief also remembers what each player showed he lacks (:attr:`BeliefGame.lacks`): a
-player who drew and passed holds no card but a six that covers the top card (H3; a six he
-could not cover himself he keeps, H4), until he takes cards again; a determinization
-deals him none of those (:meth:`HundredBelief.weigh`).
-
 A series of deals (T15) reads, at each deal's end, the hands it counts, and deals again from
 a key no seat has: the belief learns both from the table's events before it plays the call
 that made them (:meth:`HundredBelief.ahead`), and its engine (:class:`BeliefGame`) puts
@@ -22,7 +17,7 @@ from ...cards import parse_card
 from ...engine.units import Units
 from .deal import HAND
 from .engine import HundredOneGame
-from .state import QUEEN, SIX, cards_of, codes
+from .state import cards_of, codes
 
 __all__ = ["BELIEF", "BeliefGame"]
 
@@ -50,27 +45,6 @@ class BeliefGame(HundredOneGame):
     dealt: tuple | None = None  # (face-up card, seat, its cards) of the next deal (H2)
     pulled: tuple | None = None  # (card or None, place or None) of the next random card taken (H6)
     stall: str | None = None  # the reason the table voided the deal (T13a)
-    lacks: list[set[int]]  # per seat: the cards he showed he does not hold (H3)
-
-    @classmethod
-    def from_data(cls, data: dict) -> "BeliefGame":
-        g = super().from_data(data)
-        g.lacks = [set(c) for c in data.get("lacks") or [()] * g.players]
-        return g
-
-    def to_data(self) -> dict:
-        return {**super().to_data(), "lacks": [sorted(c) for c in self.lacks]}
-
-    def perform(self, seat: int, action: tuple, violations: tuple[str, ...]) -> list:
-        kind = action[0]
-        if kind in ("draw", "take_penalty", "deal"):  # (cards come in: what he lacked he may hold)
-            self.lacks[seat] = set()
-        elif kind == "skip" and self.drew and self.table:  # H3: he drew and still could not cover
-            top = self.table[-1]
-            named = self.suit if top % 13 == QUEEN else None
-            self.lacks[seat] = {c for c in range(52) if c % 13 > SIX
-                                and (c % 13 == top % 13 or c // 13 == (top // 13 if named is None else named))}
-        return super().perform(seat, action, violations)
 
     def _end_deal(self, events: list) -> None:
         if self.shown is not None:
@@ -80,7 +54,6 @@ class BeliefGame(HundredOneGame):
         super()._end_deal(events)
 
     def _deal(self, dealer: int, order: list[int]) -> None:
-        self.lacks = [set() for _ in range(self.players)]
         if self.dealt is not None:
             card, seat, cards = self.dealt
             self.dealt = None
@@ -122,24 +95,6 @@ class HundredBelief(Belief):
 
     def from_hand(self, action: tuple) -> tuple[int, ...]:
         return (action[1],) if action[0] in ("cover", "queen", "give") else ()
-
-    def weigh(self, game: Any, rng: Any, hidden: list[tuple[list[int], int]]) -> None:
-        """A player's hidden card he showed he lacks (:attr:`BeliefGame.lacks`) is swapped
-        with one from the deck or the gathered cards that he may hold."""
-        lacks = getattr(game, "lacks", None)
-        if not lacks or not any(lacks):
-            return
-        pool = [(cards, i) for cards, i in hidden if cards is game.deck or cards is game.gathered]
-        for s, hand in enumerate(game.hands):
-            if not lacks[s]:
-                continue
-            for cards, i in hidden:
-                if cards is hand and hand[i] in lacks[s]:
-                    fits = [(c, j) for c, j in pool if c[j] not in lacks[s]]
-                    if not fits:
-                        break
-                    c, j = fits[rng.below(len(fits))]
-                    hand[i], c[j] = c[j], hand[i]
 
     def ahead(self, game: Any, event: dict, seat: int | None) -> None:
         kind = event["type"]
