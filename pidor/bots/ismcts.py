@@ -97,6 +97,9 @@ def _step(game: Game) -> tuple[int, list[tuple]] | None:
 def _score(game: Game, tactics: Tactics) -> list[float]:
     """Each seat's reward: 0 for the loser and 1 for the rest (½ each in a draw); cut off,
     the share of the others in the game holding more cards."""
+    custom = tactics.reward(game)
+    if custom is not None:
+        return custom
     n = game.players
     r = game.result
     if r is not None:
@@ -128,7 +131,8 @@ class IsmctsPolicy(HeuristicPolicy):
         choice = self.honest_choice(obs, view)
         if not honest or choice is None:
             return choice
-        cheats = self.cheat_options(obs, view, choice) if self.cheat > 0.0 and obs.may_cheat else []
+        weighs = self.cheat > 0.0 and obs.may_cheat and self._tactics(obs).SEARCH_CHEATS
+        cheats = self.cheat_options(obs, view, choice) if weighs else []
         if len(honest) == 1 and not cheats:
             return honest[0]
         if not self._tactics(obs).searches(view):
@@ -160,7 +164,7 @@ class IsmctsPolicy(HeuristicPolicy):
         root = _Node()
         deadline = time.process_time() + self.ms / 1000.0 if self.ms else None
         budget = self.iterations if not self.ms else 1 << 30
-        steps = self.steps if not self.ms and self.steps else 1 << 30
+        steps = self.steps * tactics.BUDGET if not self.ms and self.steps else 1 << 30
         done = spent = 0
         while game is not None:
             spent += DEAL_STEPS + self._iterate(game, root, moves, cheat_keys, p_called, tactics)
@@ -206,7 +210,8 @@ class IsmctsPolicy(HeuristicPolicy):
         depth = 0
         # The tree below: everyone's honest moves, alike cards merged (Tactics.distinct).
         turn = _step(game)
-        while turn is not None and depth < limit:
+        stop = tactics.stop
+        while turn is not None and depth < limit and not stop(game):
             seat, honest = turn
             legal = tactics.distinct(game, honest)
             key = self._select(node, legal)
@@ -219,7 +224,7 @@ class IsmctsPolicy(HeuristicPolicy):
             turn = _step(game)
             if new:
                 break
-        while turn is not None and depth < limit:  # the playout: the heuristic for everyone
+        while turn is not None and depth < limit and not stop(game):  # the playout: the heuristic for everyone
             seat, honest = turn
             game.perform(seat, tactics.playout(game, seat, honest), ())
             depth += 1

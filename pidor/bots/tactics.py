@@ -49,6 +49,11 @@ class Tactics:
     #: Whether the seat's honest moves may hang on the hidden deal (so the search checks
     #: each in every determinization: «пидор»'s deal phase).
     CHECK_HONEST: ClassVar[bool] = False
+    #: Whether the search (``ismcts``) weighs the seat's cheats at all (``False``: it plays
+    #: honestly in this game, whatever its ``cheat``).
+    SEARCH_CHEATS: ClassVar[bool] = True
+    #: The search's ``steps`` budget counts this many times over in this game.
+    BUDGET: ClassVar[float] = 1.0
 
     def __init__(self, seat: int, rules: dict) -> None:
         self.seat = seat
@@ -97,6 +102,15 @@ class Tactics:
     def distinct(self, game: Game, honest: list[tuple]) -> list[tuple]:
         """The moves worth telling apart (alike cards merged)."""
         return honest
+
+    def stop(self, game: Game) -> bool:
+        """Whether a playout ends here, to be scored (:meth:`reward`) as it stands."""
+        return False
+
+    def reward(self, game: Game) -> list[float] | None:
+        """Each seat's reward for a playout's end, in [0, 1] (``None``: the search's own: the
+        loser 0, the rest 1; cut off, by :meth:`holding`)."""
+        return None
 
     def holding(self, game: Game, seat: int) -> int:
         """The cards ``seat`` still has to get rid of (a cut-off playout scores by it)."""
