@@ -103,3 +103,24 @@ def test_ismcts_plays_out_the_seat_the_game_waits_on_where_several_may_act():
             return [("go",)] if seat == 1 else []
 
     assert _turn(Both()) == (1, [("go",)])
+
+
+def test_ismcts_learns_from_the_windows_on_its_own_cheats():
+    """Issue 30: like the heuristic, the search's call rates count the windows on its own
+    cheats (it said nothing of them before, so a table that called every cheat stayed at the
+    prior to it and it went on cheating)."""
+    from pidor.autoplay import play_game
+    from pidor.bots import RandomBot
+    from pidor.bots.ismcts import IsmctsPolicy
+    from pidor.engine.seeds import Rng
+    from pidor.engine.table import Table
+
+    me = IsmctsPolicy(0, b"rates", cheat=1.0, iterations=8, steps=400)
+    caller = RandomBot(1, b"rates", attention=1.0)
+    for game in range(3):
+        table = Table({"game": "podkidnoy", "players": 2})
+        if game:
+            me.new_game(0, b"rates %d" % game)
+        play_game(table, [me, caller], Rng(b"rates", b"driver"), started=table.start(seed=b"rates %d" % game))
+    assert me.rates is not None and me.rates.chances[1] > 0
+    assert me.rates.rate(1) > 0.5  # it called them: the rate left the prior of 0.2

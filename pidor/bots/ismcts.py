@@ -129,6 +129,7 @@ class IsmctsPolicy(HeuristicPolicy):
         honest = obs.honest
         view = obs.view
         choice = self.honest_choice(obs, view)
+        self._cheated = False
         if not honest or choice is None:
             return choice
         weighs = self.cheat > 0.0 and obs.may_cheat and self._tactics(obs).SEARCH_CHEATS
@@ -137,7 +138,10 @@ class IsmctsPolicy(HeuristicPolicy):
             return honest[0]
         if not self._tactics(obs).searches(view):
             return choice
-        return self._search(obs, view, honest, cheats, choice) or choice
+        action = self._search(obs, view, honest, cheats, choice) or choice
+        # (its call rates learn from the windows on its own cheats, as the heuristic's do)
+        self._cheated = any(action is cheat for _, cheat in cheats)
+        return action
 
     def _search(self, obs: Observation, view: dict, honest: list[dict], cheats: list[tuple[float, dict]],
                 choice: dict) -> dict | None:
