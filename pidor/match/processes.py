@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import queue as queues
 import signal
 from typing import Callable
@@ -75,9 +76,10 @@ def _worker(k: int, setup: Setup, games: list[Game], tables: int, clock, stderr_
         out.put(("interrupted", k))
     except BaseException as e:  # (told to the runner, which raises it)
         try:
-            out.put(("error", e))
-        except Exception:  # an exception that does not pickle
-            out.put(("error", RuntimeError(f"{type(e).__name__}: {e}")))
+            pickle.dumps(e)  # (the queue pickles later, in its own thread: a failure there would be lost)
+        except Exception:
+            e = RuntimeError(f"{type(e).__name__}: {e}")
+        out.put(("error", e))
     else:
         out.put(("done", {name: (None if err.path is None else str(err.path), list(err.lines))
                           for name, err in stderr.items()}))
@@ -92,10 +94,10 @@ def play_processes(setup: Setup, games: list[Game], played: Callable[[dict], boo
     stop = ctx.Event()
     shares = [games[k::count] for k in range(count)]
     tables = [workers // count + (k < workers % count) for k in range(count)]
-    workers_ = [ctx.Process(target=_worker, name=f"pidor-match-{k}", daemon=True,
+    procs = [ctx.Process(target=_worker, name=f"pidor-match-{k}", daemon=True,
                             args=(k, setup, shares[k], max(1, tables[k]), clock, stderr_dir, listen, out, stop))
                 for k in range(count)]
-    for w in workers_:
+    for w in procs:
         w.start()
     ended = 0
     interrupted = False
@@ -107,7 +109,7 @@ def play_processes(setup: Setup, games: list[Game], played: Callable[[dict], boo
             try:
                 kind, payload = out.get(timeout=POLL)
             except queues.Empty:
-                if sum(not w.is_alive() for w in workers_) > ended and out.empty():
+                if sum(not w.is_alive() for w in procs) > ended and out.empty():
                     error = error or RuntimeError("a match worker process died without a word")
                     break
                 continue
@@ -131,11 +133,11 @@ def play_processes(setup: Setup, games: list[Game], played: Callable[[dict], boo
     finally:
         if ended < count:  # stopped early (Ctrl-C, an error here): every worker ends its games now
             stop.set()
-            for w in workers_:  # (at a terminal they have SIGINT already: a second one does no harm)
+            for w in procs:  # (at a terminal they have SIGINT already: a second one does no harm)
                 if w.is_alive() and w.pid is not None:
                     os.kill(w.pid, signal.SIGINT)
         waited = 0.0
-        for w in workers_:
+        for w in procs:
             while w.is_alive() and (ended == count or waited < GRACE):
                 _drain(out)  # (a worker ends only once what it put is read)
                 w.join(POLL)
