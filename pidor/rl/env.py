@@ -154,6 +154,9 @@ class PidorEnv(AECEnv):
         self._base: bytes | None = None
         self._deal = 0
         self.table: Table | None = None
+        #: Each seat's vector, reset at each game; kept for the env's life, since what a
+        #: view's value puts in the vector is memoised there, the same from game to game.
+        self._trackers = [Tracker(self.layout, s) for s in range(n)]
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -186,7 +189,8 @@ class PidorEnv(AECEnv):
         self._inputs: list[tuple] = []  # every table call, to write the log (write_log)
         self._log: list[Event] = []
         self._fed = [0] * n
-        self._trackers = [Tracker(self.layout, s) for s in range(n)]
+        for tracker in self._trackers:
+            tracker.reset()
         self._cache: dict[str, dict] = {}
         self._waited: set[int] = set()
         self._order: list[int] | None = None
