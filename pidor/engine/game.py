@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import card_code, parse_card, parse_rank, rank_code, suit_code
+from ..cards import ACE, card_code, parse_card, parse_rank, rank_code, suit_code
 from ..cards import deck as full_deck
 from .options import Option, check_options
 from .seeds import Rng, shuffled
@@ -159,6 +159,8 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
 _WIRE_LIMIT = 4096
 #: The most cards one action may name (a ``cards`` argument).
 MAX_CARDS = 36
+#: The values an ``int`` argument of these types may take (:meth:`Game.well_formed`).
+_BOUNDS = {"card": (0, 51), "suit": (0, 3), "rank": (2, ACE)}
 #: A ``suit`` argument's wire form -> its number.
 _SUITS = {suit_code(s): s for s in range(4)}
 
@@ -260,9 +262,31 @@ class Game:
         return self.judge(seat, self.well_formed(action))
 
     def well_formed(self, action: Action) -> Action:
-        """``action`` (as a tuple) if it has the shape :meth:`parse_action` gives: a known
-        kind with its arguments' types (cards among the 52); else :class:`InvalidAction`."""
-        raise NotImplementedError
+        """``action`` if it has the shape :meth:`parse_action` gives: a tuple of a kind of
+        :attr:`ACTIONS` and its arguments, each of its type (a card one of the 52, a suit
+        0..3, a rank 2..14, ``cards`` a non-empty tuple of cards, any other an ``int``:
+        whether that seat or index exists is :meth:`judge`'s to say); else
+        :class:`InvalidAction`."""
+        if type(action) is not tuple or not action:
+            raise InvalidAction(f"an action is a tuple (kind, *arguments), a kind one of {sorted(self.ACTIONS)};"
+                                f" not {action!r}")
+        kind = action[0]
+        spec = self.ACTIONS.get(kind) if type(kind) is str else None
+        if spec is None:
+            raise InvalidAction(f"unknown action {kind!r}; expected one of {sorted(self.ACTIONS)}")
+        if len(action) != len(spec) + 1:
+            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}, got {list(action[1:])}")
+        for (name, typ), value in zip(spec, action[1:]):
+            if typ == "cards":
+                if type(value) is not tuple or not value or any(type(c) is not int or not 0 <= c < 52 for c in value):
+                    raise InvalidAction(f"{kind}.{name}: a non-empty tuple of cards, not {value!r}")
+                continue
+            if type(value) is not int:
+                raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
+            bounds = _BOUNDS.get(typ)
+            if bounds is not None and not bounds[0] <= value <= bounds[1]:
+                raise InvalidAction(f"{kind}.{name}: {value} is not a {typ}")
+        return action
 
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """:meth:`check` of a well-formed action (from :meth:`well_formed` or

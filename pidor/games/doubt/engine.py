@@ -25,8 +25,6 @@ no wait).
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...cards import ACE, card_code, low_rank, parse_card, rank_code
 from ...engine import payments
 from ...engine.game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
@@ -221,28 +219,6 @@ class DoubtGame(DoubtState, Game):
         return "B3a" if not self.hands[seat] else "B3"
 
     # --- checks -------------------------------------------------------------
-
-    def well_formed(self, action: Action) -> Action:
-        """The shape :meth:`parse_action` gives."""
-        if type(action) is not tuple or not action:
-            raise InvalidAction(f"an action is a tuple like ('doubt', 0), not {action!r}")
-        kind = action[0]
-        spec = self.ACTIONS.get(kind) if type(kind) is str else None
-        if spec is None:
-            raise InvalidAction(f"unknown action {kind!r}; expected one of {sorted(self.ACTIONS)}")
-        if len(action) != len(spec) + 1:
-            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}")
-        for (name, typ), arg in zip(spec, action[1:]):
-            if typ == "cards":
-                if type(arg) is not tuple or not arg or any(type(c) is not int or not 0 <= c < 52 for c in arg):
-                    raise InvalidAction(f"{kind}.{name}: one or more cards, not {arg!r}")
-            elif type(arg) is not int:
-                raise InvalidAction(f"{kind}.{name} must be an integer, not {arg!r}")
-            elif typ == "card" and not 0 <= arg < 52:
-                raise InvalidAction(f"{kind}.{name}: {arg} is not a card")
-            elif typ == "rank" and not 2 <= arg <= ACE:
-                raise InvalidAction(f"{kind}.{name}: {arg} is not a rank")
-        return action
 
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """The violations (B5f) of a well-formed action; raises if it is impossible (T1), or

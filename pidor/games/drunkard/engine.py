@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import card_code, low_rank
-from ...engine.game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
+from ...engine.game import Action, Event, Game, ImpossibleAction, deal_order, first_seat
 from ...engine.options import Option
 from ...engine.seeds import Rng, shuffled
 from ...engine.units import LIMIT_OPTION, REPEAT_OPTION, Units
@@ -204,23 +204,6 @@ class DrunkardGame(Game):
         if w is None:
             return [("flip", 0)] if seat == self.flipper() else []
         return [("collect", self.order(seat))] if seat == w else []
-
-    def well_formed(self, action: Action) -> Action:
-        if type(action) is not tuple or not action:
-            raise InvalidAction(f"an action is a tuple like ('flip', 0), not {action!r}")
-        kind = action[0]
-        spec = self.ACTIONS.get(kind) if type(kind) is str else None
-        if spec is None:
-            raise InvalidAction(f"unknown action {kind!r}; expected one of {sorted(self.ACTIONS)}")
-        if len(action) != 2:
-            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}")
-        arg = action[1]
-        if kind == "flip":
-            if type(arg) is not int:
-                raise InvalidAction(f"flip.index must be an integer, not {arg!r}")
-        elif type(arg) is not tuple or not arg or any(type(c) is not int or not 0 <= c < 52 for c in arg):
-            raise InvalidAction(f"{kind}.cards must be a non-empty tuple of cards, not {arg!r}")
-        return action
 
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         if type(seat) is not int or not 0 <= seat < 2:

@@ -370,30 +370,6 @@ class DurakGame(DurakState, YardVariants, Game):
                         out.append(("cover", c, t))
         return out
 
-    def well_formed(self, action: Action) -> Action:
-        if type(action) is not tuple or not action:
-            raise InvalidAction(f"an action is a tuple like ('cover', card, 0), not {action!r}")
-        kind = action[0]
-        spec = self.ACTIONS.get(kind)
-        if spec is None:
-            raise InvalidAction(f"unknown action {kind!r}; expected one of {sorted(self.ACTIONS)}")
-        if len(action) != len(spec) + 1:
-            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}")
-        cards: tuple = ()
-        for (_, typ), arg in zip(spec, action[1:]):
-            if typ == "cards":
-                if type(arg) is not tuple or not arg or any(type(c) is not int for c in arg):
-                    raise InvalidAction(f"action {kind!r}: cards are a non-empty tuple of integers, not {arg!r}")
-                cards = arg
-            elif type(arg) is not int:
-                raise InvalidAction(f"action {kind!r}: arguments are integers, not {arg!r}")
-            elif typ == "card":
-                cards = (arg,)
-        for c in cards:
-            if not 0 <= c < 52:
-                raise InvalidAction(f"no such card: {c!r}")
-        return action
-
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """The violations (D10, V5, V7, V9) a well-formed ``action`` would commit; raises
         if it is impossible."""

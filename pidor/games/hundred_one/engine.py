@@ -177,19 +177,6 @@ class HundredOneGame(Dealing, HundredState, Game):
             return () if card % 13 == QUEEN or card // 13 == self.suit else ("H7q",)
         return () if card // 13 == top // 13 or card % 13 == top % 13 else ("H7c",)
 
-    def well_formed(self, action: Action) -> Action:
-        if type(action) is not tuple or not action:
-            raise InvalidAction(f"an action is a tuple like ('cover', card), not {action!r}")
-        spec = self.ACTIONS.get(action[0])
-        if spec is None:
-            raise InvalidAction(f"unknown action {action[0]!r}; expected one of {sorted(self.ACTIONS)}")
-        if len(action) != len(spec) + 1 or any(type(a) is not int for a in action[1:]):
-            raise InvalidAction(f"action {action[0]!r} takes the integers {[a for a, _ in spec]}")
-        for (_, typ), arg in zip(spec, action[1:]):
-            if typ == "card" and not 0 <= arg < 52 or typ == "suit" and not 0 <= arg < 4:
-                raise InvalidAction(f"no such {typ}: {arg!r}")
-        return action
-
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """The violations (H7) a well-formed ``action`` commits; raises if it is malformed for
         this game (a queen without a suit, a suit for another card) or impossible (T1)."""

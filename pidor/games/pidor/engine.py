@@ -15,7 +15,6 @@ from ...engine.game import (
     Event,
     Game,
     ImpossibleAction,
-    InvalidAction,
     deal_order,
     first_seat,
 )
@@ -167,26 +166,6 @@ class PidorGame(DealPhase, TrickPlay, Game):
         if phase == SETTLE and seat == self.giver:
             return [("give", c) for c in self.hands[seat]]
         return []
-
-    def well_formed(self, action: Action) -> Action:
-        """Malformed (not of the shape :meth:`parse_action` gives): :class:`InvalidAction`."""
-        if type(action) is not tuple:
-            if not isinstance(action, (tuple, list)):
-                raise InvalidAction(f"an action is a tuple like ('draw',), not {action!r}")
-            action = tuple(action)
-        kind = action[0] if action else None
-        cards = _CARD_ARGS.get(kind) if type(kind) is str else None
-        if cards is None:
-            raise InvalidAction(f"unknown action {action!r}; expected one of {sorted(self.ACTIONS)}")
-        spec = self.ACTIONS[kind]
-        if len(action) != len(spec) + 1:
-            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}, got {list(action[1:])}")
-        for (name, typ), value, card in zip(spec, action[1:], cards):
-            if type(value) is not int:
-                raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
-            if card and not 0 <= value < 52:
-                raise InvalidAction(f"{kind}.{name}: {value} is not a card")
-        return action
 
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """A seat that does not exist, or a game that is over: impossible; then the rules."""
@@ -446,8 +425,6 @@ _PHASES = {DEAL: 0, SETTLE: 1, TRICKS: 2, OVER: 3}
 #: every action; a subclass that changes a rule overrides ``check`` or ``perform``).
 _CHECK = {kind: getattr(PidorGame, check) for kind, (check, _) in _HANDLERS.items()}
 _DO = {kind: getattr(PidorGame, do) for kind, (_, do) in _HANDLERS.items()}
-#: kind -> for each argument, whether it is a card (checked to be one of the 52).
-_CARD_ARGS = {kind: tuple(typ == "card" for _, typ in spec) for kind, spec in PidorGame.ACTIONS.items()}
 
 
 def _codes(cards: list[int]) -> list[str]:

@@ -27,7 +27,7 @@ from typing import Any
 
 from ...cards import card_code
 from ...engine import payments
-from ...engine.game import Action, Event, Game, ImpossibleAction, InvalidAction, deal_order, first_seat
+from ...engine.game import Action, Event, Game, ImpossibleAction, deal_order, first_seat
 from ...engine.options import Option
 from ...engine.units import UNIT_OPTIONS, Units
 from .cards import beaters, take_count
@@ -204,22 +204,6 @@ class StumpGame(Game):
         if self.stubs[seat] and not (honest and (hand or self.deck)):
             out.append(("pick",))  # S5; S7p while holding cards or while the deck lasts
         return out
-
-    def well_formed(self, action: Action) -> Action:
-        if type(action) is not tuple or not action:
-            raise InvalidAction(f"an action is a tuple like ('beat', card), not {action!r}")
-        kind = action[0]
-        spec = self.ACTIONS.get(kind) if type(kind) is str else None
-        if spec is None:
-            raise InvalidAction(f"unknown action {kind!r}; expected one of {sorted(self.ACTIONS)}")
-        if len(action) != len(spec) + 1:
-            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}")
-        for (name, typ), value in zip(spec, action[1:]):
-            if type(value) is not int:
-                raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
-            if typ == "card" and not 0 <= value < 52:
-                raise InvalidAction(f"{kind}.{name}: {value} is not a card")
-        return action
 
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """The violations (S7) of a well-formed ``action``; raises if it is impossible (T1)."""

@@ -32,7 +32,6 @@ from ...engine.game import (
     Event,
     Game,
     ImpossibleAction,
-    InvalidAction,
     deal_order,
     first_seat,
 )
@@ -250,24 +249,6 @@ class ZalupaGame(ZalupaState, Game):
             if not hand:
                 out.append(("done",))
         return out
-
-    def well_formed(self, action: Action) -> Action:
-        if type(action) is not tuple:
-            if not isinstance(action, (tuple, list)):
-                raise InvalidAction(f"an action is a tuple like ('take', 3), not {action!r}")
-            action = tuple(action)
-        kind = action[0] if action else None
-        spec = self.ACTIONS.get(kind) if type(kind) is str else None
-        if spec is None:
-            raise InvalidAction(f"unknown action {action!r}; expected one of {sorted(self.ACTIONS)}")
-        if len(action) != len(spec) + 1:
-            raise InvalidAction(f"action {kind!r} takes {[a for a, _ in spec]}, got {list(action[1:])}")
-        for (name, typ), value in zip(spec, action[1:]):
-            if type(value) is not int:
-                raise InvalidAction(f"{kind}.{name} must be an integer, not {value!r}")
-            if typ == "card" and not 0 <= value < 52:
-                raise InvalidAction(f"{kind}.{name}: {value} is not a card")
-        return action
 
     def judge(self, seat: int, action: Action) -> tuple[str, ...]:
         """The violations (Z7) a well-formed ``action`` commits; raises if it is impossible."""
