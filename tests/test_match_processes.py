@@ -100,3 +100,14 @@ def test_ctrl_c_ends_both_servers_and_their_programs_with_one_line(tmp_path):
     assert re.fullmatch(rf"interrupted after {done} of 100000 games; continue with --resume {re.escape(str(results))} "
                         r"--seed proc and the same other options", line), line
     assert all(ended(int(pid)) for _, pid in told)
+
+
+def test_ray_refuses_what_needs_one_address_with_one_line():
+    """--ray runs each table's server on a node of the cluster: a tcp: entrant or a fixed
+    port cannot follow it; the match refuses before it starts (nothing played)."""
+    from pidor.match import MatchError, run_match
+
+    with pytest.raises(MatchError, match="tcp: entrant"):
+        run_match("podkidnoy", 2, 2, specs=["tcp:secret-token", "builtin:random"], ray="auto")
+    with pytest.raises(MatchError, match="--listen"):
+        run_match("podkidnoy", 2, 2, specs=["cmd:./bot", "builtin:random"], ray="auto", listen=("127.0.0.1", 7000))

@@ -94,7 +94,9 @@ SECONDS = click.FloatRange(0.001, 3600.0)
 @click.option("--concurrency", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Games at once: worker processes (in-process entrants) or tables on the local server.")
 @click.option("--ray", metavar="ADDRESS", default=None,
-              help="Play in-process games on a Ray cluster (ADDRESS or 'auto'; pip install 'pidor[ray]').")
+              help="Play on a Ray cluster (ADDRESS or 'auto'; pip install 'pidor[ray]'): in-process games in "
+              "Ray workers; with cmd: entrants, --concurrency tasks, each a server with its programs on the node "
+              "that runs it (the command must work on every node).")
 @click.option("--move-time", type=SECONDS, default=None, metavar="SECONDS",
               help="External bots: seconds for each action; a bot that takes longer forfeits the game.")
 @click.option("--game-time", type=SECONDS, default=None, metavar="SECONDS",

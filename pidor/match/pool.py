@@ -15,7 +15,7 @@ from typing import Iterable, Iterator
 from .play import Setup, play
 from .schedule import Game
 
-__all__ = ["play_all", "RayUnavailable"]
+__all__ = ["play_all", "ray_connected", "RayUnavailable"]
 
 _setup: Setup | None = None  # a worker's setup
 
@@ -43,6 +43,18 @@ def _chunk(games: int, workers: int) -> int:
     """Games handed to a worker at once: few enough that every worker gets some to the
     end, enough to keep the messages few (a game takes a few milliseconds)."""
     return max(1, min(16, games // (workers * 8)))
+
+
+def ray_connected(address: str):
+    """The ``ray`` module, connected to the cluster at ``address`` (``auto``: as ``ray.init()``
+    finds one, else a local one), unless this process is connected already."""
+    try:
+        import ray
+    except ImportError:
+        raise RayUnavailable("--ray needs Ray: pip install 'pidor[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=None if address == "auto" else address)
+    return ray
 
 
 def _ray_pool(workers: int, address: str, setup: Setup):

@@ -298,6 +298,9 @@ def run_match(
                     if e.kind == "stdio" else e for e in entrants]
     elif ray is not None and any(e.kind == "stdio" for e in entrants):
         raise MatchError("stdio: bots play in this process: --ray plays built-in and py: entrants only")
+    if ray is not None and (any(e.kind == "tcp" for e in entrants) or listen[1] != 0):
+        raise MatchError("--ray plays each table's server on a node of the cluster: a tcp: entrant (which connects "
+                         "to one address) or a fixed --listen port cannot follow it")
     seat_seeds = list(seat_seeds or [])
     if len(seat_seeds) > n:
         raise MatchError(f"{len(seat_seeds)} seat seeds for {n} players")
@@ -338,10 +341,13 @@ def run_match(
 
         if any(e.external for e in entrants):
             from .external import play_external
-            from .processes import play_processes, processes
+            from .processes import play_processes, play_ray, processes
 
-            count = processes(entrants, concurrency, len(todo), listen)
-            external = play_external if count == 1 else partial(play_processes, count=count)
+            if ray is not None:  # (a task a share, as many as --concurrency: the cluster has the cores)
+                external = partial(play_ray, address=ray, count=max(1, min(concurrency, len(todo))))
+            else:
+                count = processes(entrants, concurrency, len(todo), listen)
+                external = play_external if count == 1 else partial(play_processes, count=count)
             stderr = external(setup, todo, played, workers=concurrency, clock=clock or TimeControl(), stderr_dir=stderr_dir,
                               listen=listen)
         else:
