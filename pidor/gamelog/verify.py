@@ -148,27 +148,21 @@ class Rerun:
         kind = rec["kind"]
         try:
             passed = rec.get("passed")
-            if passed is None:
-                events = None
-            else:  # (passes, inline: most records carry them)
-                seats = passed["seats"]
-                if type(seats) is not list or not seats:
-                    raise Mismatch(index, "'passed' names no seats")
-                events = t.passes(seats, passed["now"])
+            events = [] if passed is None else self.passes(index, passed)
+            if kind == "pass":
+                if self.version == 1:  # a window's passes, a record of their own
+                    return self.passes(index, rec)
+                if passed is None:
+                    raise Mismatch(index, "a pass record without 'passed'")
+                return events
             now = rec.get("now", 0.0)
-            if kind == "act":  # (the most common record first)
+            if kind == "act":
                 game = t.game
                 if game is None:
                     raise Mismatch(index, "an action before the deal")
                 got = t.act(rec["seat"], game.parse_action(rec.get("action")), now, parsed=True)
                 if rec.get("auto") is not None and got[0].get("_violations"):
                     raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
-            elif kind == "pass":
-                if self.version == 1:  # a window's passes, a record of their own
-                    return self.passes(index, rec)
-                if passed is None:
-                    raise Mismatch(index, "a pass record without 'passed'")
-                return events
             elif kind == "call":
                 got = t.answer(rec["seat"], True, now)
             elif kind == "vote":
