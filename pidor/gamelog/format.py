@@ -47,9 +47,6 @@ __all__ = [
     "msgpack_records",
     "structure_problem",
     "MAX_RECORD",
-    "PackedEvents",
-    "unpack_events",
-    "pack_events",
     "CHUNK",
     "BUFFER",
 ]
@@ -301,50 +298,6 @@ def gc_paused():
         gc.enable()
 
 
-class PackedEvents(bytes):
-    """A record's ``events`` as they are packed in its body, not decoded
-    (:func:`msgpack_records` with ``packed_events``): a verifier packs the events it
-    produces (:func:`pack_events`) and compares bytes, and decodes these
-    (:func:`unpack_events`) only when they differ."""
-
-    __slots__ = ()
-
-
-#: The bytes of the key ``events`` (a msgpack fixstr), which the writer puts last in a record.
-_EVENTS_KEY = b"\xa6events"
-_packer = msgpack.Packer(use_bin_type=True)
-
-
-def pack_events(events: list[dict]) -> bytes:
-    """``events`` (a table's) packed as a log writes them (:func:`log_events`)."""
-    return _packer.pack(log_events(events))
-
-
-def unpack_events(packed: PackedEvents) -> Any:
-    """The events of a record read with ``packed_events``, decoded as a reader would;
-    raises as ``msgpack.unpackb`` does when they do not decode (or are not one value)."""
-    return msgpack.unpackb(packed)
-
-
-def _unpack_lazily(body: bytes) -> Any:
-    """``body`` decoded, except that the ``events`` of an input record, when they are its
-    last key (as every writer puts them), stay packed (:class:`PackedEvents`). The rest of
-    the map is decoded on its own: when its other keys and values take exactly the bytes
-    before the last ``events`` key, that key is the map's last; anything else (another
-    form, a body that does not decode) is decoded whole, as :func:`msgpack.unpackb` does."""
-    at = body.rfind(_EVENTS_KEY)
-    first = body[0] if body else 0
-    if at > 0 and 0x81 <= first <= 0x8F:  # a fixmap of 1-15 keys (a record has at most 8)
-        try:
-            head = msgpack.unpackb(bytes((first - 1,)) + body[1:at])
-        except Exception:  # noqa: BLE001 - not that form: decoded whole below
-            head = None
-        if type(head) is dict and head.get("kind") in INPUT_KINDS:
-            head["events"] = PackedEvents(body[at + len(_EVENTS_KEY):])
-            return head
-    return msgpack.unpackb(body)
-
-
 def read_msgpack(data: bytes, *, shared: bool = False) -> LogFile:
     """Read a binary log from its bytes (see :func:`msgpack_records`)."""
     log = LogFile()
@@ -352,7 +305,7 @@ def read_msgpack(data: bytes, *, shared: bool = False) -> LogFile:
         return log.keep(msgpack_records(io.BytesIO(data), log, shared=shared))
 
 
-def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False, packed_events: bool = False,
+def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False,
                     size: int | None = None) -> Iterator[tuple[Any, bytes]]:
     """The whole records of a binary log, read from ``f`` (at most ``size`` bytes), as
     ``(body, h)`` in order: each framed, chained and in its place. Never raises on bad
@@ -363,15 +316,10 @@ def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False, packed_e
     ``shared=True``, for a reader that changes no record (``verify``): records packed alike
     decode once and share one object. A log of ``pidor match``, whose clock stands still,
     repeats about half of its records (a third with cheating, calling bots). The objects
-    are kept for the whole log: only for a log read whole (:data:`~pidor.gamelog.reader.READ_WHOLE`).
-
-    ``packed_events=True``, for ``verify``: an input record's ``events`` are left packed
-    (:class:`PackedEvents`, see :func:`_unpack_lazily`); they are not checked here, so a
-    record whose events do not decode is read as whole (``verify`` reads a log again
-    without this when it does not verify)."""
+    are kept for the whole log: only for a log read whole (:data:`~pidor.gamelog.reader.READ_WHOLE`)."""
     # msgpack's defaults (raw=False, strict_map_key=True); its buffer holds at most BUFFER bytes
     unpacker = msgpack.Unpacker(max_buffer_size=BUFFER)
-    unpackb, sha256, middle = _unpack_lazily if packed_events else msgpack.unpackb, hashlib.sha256, INPUT_KINDS
+    unpackb, sha256, middle = msgpack.unpackb, hashlib.sha256, INPUT_KINDS
     decoded: dict[bytes, Any] | None = {} if shared else None
     head = ZERO
     index = 0

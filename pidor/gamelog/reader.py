@@ -91,40 +91,38 @@ def open_log(path: str | os.PathLike) -> tuple[BufferedReader, int]:
     return f, size
 
 
-def records(f: BufferedReader, log: LogFile, *, shared: bool = False, packed_events: bool = False,
+def records(f: BufferedReader, log: LogFile, *, shared: bool = False,
             size: int | None = None) -> Iterator[tuple[Any, bytes]]:
     """The whole records of the log in ``f`` (either form, told by its first bytes; at most
     ``size`` bytes), as ``(body, h)``: see :func:`~pidor.gamelog.format.msgpack_records`.
-    ``shared`` and ``packed_events`` apply to the binary form only."""
+    ``shared`` applies to the binary form only."""
     if looks_like_jsonl(f.peek(CHUNK)):
         from .jsonl import jsonl_records  # (here: a binary log is read without json)
 
         return jsonl_records(f, log, size=size)
-    return msgpack_records(f, log, shared=shared, packed_events=packed_events, size=size)
+    return msgpack_records(f, log, shared=shared, size=size)
 
 
-def read_log(source: str | os.PathLike | bytes, *, shared: bool = False, packed_events: bool = False) -> LogFile:
+def read_log(source: str | os.PathLike | bytes, *, shared: bool = False) -> LogFile:
     """Read a log, every record, from a path or from bytes, in either form (msgpack or
     JSON Lines). Raises ``OSError`` when a path cannot be read, :class:`Refused` when it
     names no log file (:func:`open_log`) or one larger than :data:`READ_WHOLE`; bad
-    content is reported in ``problem``. ``shared`` and ``packed_events``: see
-    :func:`~pidor.gamelog.format.msgpack_records`."""
+    content is reported in ``problem``. ``shared``: see :func:`~pidor.gamelog.format.msgpack_records`."""
     if isinstance(source, (bytes, bytearray)):
-        return read_whole(BufferedReader(BytesIO(source)), shared=shared, packed_events=packed_events)
+        return read_whole(BufferedReader(BytesIO(source)), shared=shared)
     f, size = open_log(source)
     with f:
         if size > READ_WHOLE:
             raise Refused(f"{size / 2**20:.0f} MiB: more than the {READ_WHOLE >> 20} MiB of a log read whole (a "
                           "game's log is well under 1 MiB; pidor verify and export read a log of any size)")
-        return read_whole(f, shared=shared, packed_events=packed_events, size=size)
+        return read_whole(f, shared=shared, size=size)
 
 
-def read_whole(f: BufferedReader, *, shared: bool = False, packed_events: bool = False,
-               size: int | None = None) -> LogFile:
+def read_whole(f: BufferedReader, *, shared: bool = False, size: int | None = None) -> LogFile:
     """The log in ``f`` (at most ``size`` bytes), every record kept (:func:`records`)."""
     log = LogFile()
     with gc_paused():
-        return log.keep(records(f, log, shared=shared, packed_events=packed_events, size=size))
+        return log.keep(records(f, log, shared=shared, size=size))
 
 
 def sniff(data: bytes) -> str | None:

@@ -25,7 +25,7 @@ from ..engine.table import Table, known_options
 from ..games import GAME_IDS, engine_class
 from .deal import check_reveal, commitment, deal_key
 from .early import EarlyEvents
-from .format import FORMAT, READS, LogFile, PackedEvents, Problem, gc_paused, pack_events, plain, unpack_events
+from .format import FORMAT, READS, LogFile, Problem, gc_paused, plain
 from .reader import READ_WHOLE, open_log, read_log, read_whole, records, unreadable
 
 __all__ = ["Report", "Outline", "verify", "verify_data", "verify_file", "Rerun"]
@@ -303,15 +303,6 @@ def _rerun(rerun: Rerun, records: Iterable[dict], start_args: dict, visit: Calla
         except Exception as e:  # noqa: BLE001 - a crafted log may crash the engine: a failure, not ours
             raise Mismatch(index, f"the engine could not re-run this {rec['kind']}: {e!r}") from None
         recorded = rec.get("events")
-        if type(recorded) is PackedEvents:  # (a log read with packed_events)
-            if early is None and pack_events(produced) == recorded:  # packed as the log packs them: the same
-                if visit is not None:
-                    visit(dict(rec, events=unpack_events(recorded)))
-                continue
-            try:
-                recorded = unpack_events(recorded)
-            except Exception as e:  # noqa: BLE001 - (read_log would call the record corrupt: see verify_file)
-                raise Mismatch(index, f"record {index}'s events do not decode: {e or type(e).__name__}") from None
         if early is not None:  # (every record: the form is fixed by the first windows)
             produced = early.read(plain(produced), recorded)
         # Fast path: events made only of lists and string keys compare as they are;
@@ -321,7 +312,7 @@ def _rerun(rerun: Rerun, records: Iterable[dict], start_args: dict, visit: Calla
             if produced != recorded:
                 raise Mismatch(index, f"{rec['kind']}: {_first_difference(produced, recorded)}")
         if visit is not None:
-            visit(rec if type(rec.get("events")) is not PackedEvents else dict(rec, events=recorded))
+            visit(rec)
 
 
 def _check_footer(log: Outline, footer: dict, rerun: Rerun, report: Report) -> None:
@@ -386,10 +377,7 @@ def verify_data(data: bytes, path: str = "", *, allow_explicit: bool = False) ->
     the records and the re-run make tens of thousands of short-lived objects and no cycles.
     Verify changes no record, so records packed alike are decoded once (``shared``)."""
     with gc_paused():
-        report = verify(read_log(data, shared=True, packed_events=True), path, allow_explicit=allow_explicit)
-        if not report.ok:  # (see verify_file)
-            report = verify(read_log(data, shared=True), path, allow_explicit=allow_explicit)
-        return report
+        return verify(read_log(data, shared=True), path, allow_explicit=allow_explicit)
 
 
 def verify_file(path: str, *, allow_explicit: bool = False, visit: Callable[[dict], object] | None = None) -> Report:
@@ -409,12 +397,6 @@ def verify_file(path: str, *, allow_explicit: bool = False, visit: Callable[[dic
         try:
             if size <= READ_WHOLE:
                 # (no name for the log: its records are freed before the collector is on again)
-                if visit is None:
-                    report = verify(read_whole(f, shared=True, packed_events=True, size=size), path,
-                                    allow_explicit=allow_explicit)
-                    if report.ok:
-                        return report
-                    f.seek(0)  # (read again, every record decoded: a failure is told as before)
                 return verify(read_whole(f, shared=True, size=size), path, allow_explicit=allow_explicit, visit=visit)
             first = LogFile()
             outline = Outline.scan(records(f, first, size=size), first)
