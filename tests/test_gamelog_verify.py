@@ -118,6 +118,20 @@ def test_verify_changes_no_record_so_records_packed_alike_may_be_one_object(logs
     assert len({id(r) for r in records}) < len(records) * 0.8
 
 
+def test_an_action_map_of_records_packed_alike_is_parsed_once(logs, monkeypatch):
+    """Records packed alike are one object (``shared``): verify parses their action once; the
+    rules judge each of them still, in the state of its own time (the re-run checks)."""
+    from pidor.engine.game import Game
+
+    log = read_log(logs["pidor4"][0], shared=True)
+    maps = [r["action"] for r in log.records if r.get("kind") == "act"]
+    parsed = []
+    parse = Game.parse_action
+    monkeypatch.setattr(Game, "parse_action", lambda self, data: parsed.append(data) or parse(self, data))
+    assert verify(log, "test").ok
+    assert len(parsed) == len({id(m) for m in maps}) < len(maps)
+
+
 def test_timeouts_and_clocks_are_logged_and_verified():
     """T3/T4/D5: windows, courts and «бито» that end on the clock, as ticks; T9 auto acts.
     Seats 3 and 4 are people who never answer, vote or act: the driver awaits them (no

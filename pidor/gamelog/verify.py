@@ -105,6 +105,8 @@ class Rerun:
             self.table.previous = info["previous"]
             self.deal = header["deal"]
             self.version = header["version"]
+            #: id of an action's map in a record -> (the map, the action it parses to)
+            self.parsed: dict[int, tuple] = {}
             #: The form of the table's events in a log of the first release's time, if it is one.
             self.early = EarlyEvents() if cls.early_events else None
         except (KeyError, TypeError, ValueError, AttributeError) as e:
@@ -160,7 +162,14 @@ class Rerun:
                 game = t.game
                 if game is None:
                     raise Mismatch(index, "an action before the deal")
-                got = t.act(rec["seat"], game.parse_action(rec.get("action")), now, parsed=True)
+                data = rec.get("action")
+                known = self.parsed.get(id(data))  # (records packed alike are one object: parsed once)
+                if known is not None and known[0] is data:
+                    action = known[1]
+                else:
+                    action = game.parse_action(data)
+                    self.parsed[id(data)] = (data, action)  # (the map kept: its id stays its own)
+                got = t.act(rec["seat"], action, now, parsed=True)
                 if rec.get("auto") is not None and got[0].get("_violations"):
                     raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
             elif kind == "call":
