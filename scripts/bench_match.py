@@ -174,8 +174,10 @@ def _cpu_per_action(game: str, games: int, **kwargs) -> dict:
     r = run_match(game, 4, games, seed="bench", **kwargs)
     me1 = resource.getrusage(resource.RUSAGE_SELF)
     assert r.summary["games"] == games and not any(x["forfeits"] for x in r.records)
-    cpu = me1.ru_utime - me0.ru_utime + me1.ru_stime - me0.ru_stime
-    return {"us_per_action": round(1e6 * cpu / r.summary["actions"], 1), "actions": r.summary["actions"]}
+    user, system = me1.ru_utime - me0.ru_utime, me1.ru_stime - me0.ru_stime
+    n = r.summary["actions"]
+    return {"us_per_action": round(1e6 * (user + system) / n, 1), "user": round(1e6 * user / n, 1),
+            "system": round(1e6 * system / n, 1), "actions": n}
 
 
 def path_child(game: str, games: int, external_games: int) -> dict:

@@ -320,7 +320,12 @@ class TableRunner:
         elif more:
             self._wake()
         else:
-            self._wait.deadline = self._deadline()
+            # Moved only earlier (moving a deadline costs; a clock pushed back at every
+            # action, a turn's, would move it each time): woken too early, the task finds
+            # nothing due and parks again with the right one.
+            deadline = self._deadline()
+            if deadline < self._wait.deadline:
+                self._wait.deadline = deadline
 
     def _wake(self) -> None:
         self._parked = False
@@ -564,6 +569,10 @@ class TableRunner:
         now = trio.current_time()
         seats = st.seats
         humans = [s for s in seats if s.kind == "human" and s.conn is not None]
+        audit = self.house.audit
+        put = self.outbox.put
+        encode = wire.encode
+        table_id = st.id
         undo = False
         acted = None  # the action a call window is about (it comes first in the same batch)
         choices = st.table.game_cls.CHOICE_EVENTS
@@ -593,9 +602,12 @@ class TableRunner:
                         view["owing"] = owing
                     if "deadline" in view:
                         view["deadline"] = _rel(view["deadline"], trio.current_time())
-                    frame = wire.encode({"type": "event", "table": st.id, "seq": seq, "event": view})
-                hidden = None if before is None else before[s.index] & after[s.index]
-                self._queue(s.conn, frame, s.index, hidden, asks)
+                    frame = encode({"type": "event", "table": table_id, "seq": seq, "event": view})
+                if audit is not None:
+                    self._queue(s.conn, frame, s.index, None if before is None else before[s.index] & after[s.index],
+                                asks)
+                else:
+                    put(s.conn, frame, asks)
             if self.spectators:
                 view = project(e, None)
                 if owing is not None:
