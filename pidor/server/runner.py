@@ -346,9 +346,11 @@ class TableRunner:
         self.outbox.flush(trio.current_time(), hold=False)
 
     def _next_deadline(self) -> float | None:
-        times = [x for x in (self.spectators.next_due(), self.outbox.next_due(), self.drive.next_deadline())
-                 if x is not None]
-        return min(times) if times else None
+        first = self.drive.next_deadline()
+        for x in (self.outbox.next_due(), self.spectators.next_due() if self.spectators else None):
+            if x is not None and (first is None or x < first):
+                first = x
+        return first
 
     # ------------------------------------------------------------------ requests
 
@@ -571,7 +573,7 @@ class TableRunner:
         humans = [s for s in seats if s.kind == "human" and s.conn is not None]
         audit = self.house.audit
         put = self.outbox.put
-        encode = wire.encode
+        encode_event = wire.encode_event
         table_id = st.id
         undo = False
         acted = None  # the action a call window is about (it comes first in the same batch)
@@ -601,8 +603,8 @@ class TableRunner:
                         view["action"] = acted  # public: payments, the only private actions, open none
                         view["owing"] = owing
                     if "deadline" in view:
-                        view["deadline"] = _rel(view["deadline"], trio.current_time())
-                    frame = encode({"type": "event", "table": table_id, "seq": seq, "event": view})
+                        view["deadline"] = _rel(view["deadline"], now)
+                    frame = encode_event(table_id, seq, view)
                 if audit is not None:
                     self._queue(s.conn, frame, s.index, None if before is None else before[s.index] & after[s.index],
                                 asks)
@@ -615,7 +617,7 @@ class TableRunner:
                     view["owing"] = owing
                 if "deadline" in view:  # as of the event (a delayed spectator gets it later)
                     view["deadline"] = _rel(view["deadline"], now)
-                frame = wire.encode({"type": "event", "table": st.id, "seq": seq, "event": view})
+                frame = encode_event(table_id, seq, view)
                 self._to_spectators(frame, now, hidden=None if before is None else before[None] & after[None])
         if undo:
             for s in humans:
