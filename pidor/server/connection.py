@@ -190,7 +190,8 @@ class Connection:
                             # (TableRunner.submit): one request a step, as when it waited.
                             await trio.lowlevel.checkpoint()
                         first = False
-                        await self._table_answer()
+                        if self._unanswered:
+                            await self._table_answer()
                         if self._held_until is not None:
                             await trio.sleep_until(self._held_until)
                             self._held_until = None

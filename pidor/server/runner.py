@@ -572,7 +572,10 @@ class TableRunner:
         seats = st.seats
         humans = [s for s in seats if s.kind == "human" and s.conn is not None]
         audit = self.house.audit
-        put = self.outbox.put
+        # Without the audit each seat's frames are gathered here and queued at once, after
+        # the loop (nothing else is queued for a seat meanwhile); the audit queues each.
+        gathered: list[list[bytes]] | None = [[] for _ in humans] if audit is None else None
+        urgent = False
         encode_event = wire.encode_event
         table_id = st.id
         undo = False
@@ -595,8 +598,9 @@ class TableRunner:
             private = "_private" in e
             asks = kind in ASKING  # (a frame that is never held, outbox.py)
             owing = self._owing(e) if kind == "window" else None
+            urgent = urgent or asks
             frame = None
-            for s in humans:
+            for k, s in enumerate(humans):
                 if frame is None or private:  # one encoding serves every seat if nothing is private
                     view = project(e, s.index)
                     if owing is not None:
@@ -605,11 +609,11 @@ class TableRunner:
                     if "deadline" in view:
                         view["deadline"] = _rel(view["deadline"], now)
                     frame = encode_event(table_id, seq, view)
-                if audit is not None:
+                if gathered is not None:
+                    gathered[k].append(frame)
+                else:
                     self._queue(s.conn, frame, s.index, None if before is None else before[s.index] & after[s.index],
                                 asks)
-                else:
-                    put(s.conn, frame, asks)
             if self.spectators:
                 view = project(e, None)
                 if owing is not None:
@@ -619,6 +623,10 @@ class TableRunner:
                     view["deadline"] = _rel(view["deadline"], now)
                 frame = encode_event(table_id, seq, view)
                 self._to_spectators(frame, now, hidden=None if before is None else before[None] & after[None])
+        if gathered is not None:
+            put_all = self.outbox.put_all
+            for s, frames in zip(humans, gathered):
+                put_all(s.conn, frames, urgent)
         if undo:
             for s in humans:
                 self.snapshot(s, now)
