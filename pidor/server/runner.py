@@ -79,6 +79,17 @@ def _rel(deadline: float | None, now: float) -> float | None:
     return None if deadline is None else round(max(0.0, deadline - now), 3)
 
 
+def _view(view: dict, owing: list[int] | None, acted: dict | None, now: float) -> dict:
+    """An event's projection as it goes out: a window's with the action it is about and
+    the seats that owe an answer; a deadline in seconds from ``now``."""
+    if owing is not None:
+        view["action"] = acted  # public: payments, the only private actions, open none
+        view["owing"] = owing
+    if "deadline" in view:  # (as of the event: a delayed spectator gets it later)
+        view["deadline"] = _rel(view["deadline"], now)
+    return view
+
+
 def _rel_view(view: dict, now: float) -> dict:
     status = view.get("status")  # the table's public state (Table.view)
     if isinstance(status, dict):
@@ -581,6 +592,7 @@ class TableRunner:
         undo = False
         acted = None  # the action a call window is about (it comes first in the same batch)
         choices = st.table.game_cls.CHOICE_EVENTS
+        spectators = len(self.spectators) > 0
         for e in events:
             st.seq += 1
             seq = st.seq
@@ -595,34 +607,31 @@ class TableRunner:
                 seats[e["seat"]].acted_seq = seq
                 acted = e["action"]
             undo = undo or kind == "undo"
-            private = "_private" in e
             asks = kind in ASKING  # (a frame that is never held, outbox.py)
-            owing = self._owing(e) if kind == "window" else None
             urgent = urgent or asks
-            frame = None
-            for k, s in enumerate(humans):
-                if frame is None or private:  # one encoding serves every seat if nothing is private
-                    view = project(e, s.index)
-                    if owing is not None:
-                        view["action"] = acted  # public: payments, the only private actions, open none
-                        view["owing"] = owing
-                    if "deadline" in view:
-                        view["deadline"] = _rel(view["deadline"], now)
-                    frame = encode_event(table_id, seq, view)
+            owing = self._owing(e) if kind == "window" else None
+            public = None  # the public form's frame: every seat's if nothing is private, the spectators'
+            if "_private" in e:
+                for k, s in enumerate(humans):
+                    frame = encode_event(table_id, seq, _view(project(e, s.index), owing, acted, now))
+                    if gathered is not None:
+                        gathered[k].append(frame)
+                    else:
+                        self._queue(s.conn, frame, s.index,
+                                    None if before is None else before[s.index] & after[s.index], asks)
+            else:
+                public = encode_event(table_id, seq, _view(project(e, None), owing, acted, now))
                 if gathered is not None:
-                    gathered[k].append(frame)
+                    for frames in gathered:
+                        frames.append(public)
                 else:
-                    self._queue(s.conn, frame, s.index, None if before is None else before[s.index] & after[s.index],
-                                asks)
-            if self.spectators:
-                view = project(e, None)
-                if owing is not None:
-                    view["action"] = acted
-                    view["owing"] = owing
-                if "deadline" in view:  # as of the event (a delayed spectator gets it later)
-                    view["deadline"] = _rel(view["deadline"], now)
-                frame = encode_event(table_id, seq, view)
-                self._to_spectators(frame, now, hidden=None if before is None else before[None] & after[None])
+                    for s in humans:
+                        self._queue(s.conn, public, s.index,
+                                    None if before is None else before[s.index] & after[s.index], asks)
+            if spectators:
+                if public is None:
+                    public = encode_event(table_id, seq, _view(project(e, None), owing, acted, now))
+                self._to_spectators(public, now, hidden=None if before is None else before[None] & after[None])
         if gathered is not None:
             put_all = self.outbox.put_all
             for s, frames in zip(humans, gathered):
