@@ -245,10 +245,13 @@ class Drive:
         if t is None or t.over or st.closed or t.window is not None or t.court is not None:
             return None
         seats = t.to_act()
-        if not seats or self.next_deadline() is not None:
+        if not seats:
             return None
-        if any(st.seats[s].kind != "bot" for s in seats):
-            return None  # a person is awaited (he may take his time: no turn clock is his choice)
+        for s in seats:
+            if st.seats[s].kind != "bot":
+                return None  # a person is awaited (he may take his time: no turn clock is his choice)
+        if self.next_deadline() is not None:
+            return None
         bots = ", ".join(f"{s} (builtin:{(st.seats[s].spec or {}).get('policy', '?')})" for s in seats)
         return f"stuck: seats {bots} have no action to make and no clock runs"
 
