@@ -39,12 +39,13 @@ from typing import Callable
 import trio
 
 from .. import wire
-from ..engine.game import ActionError, Event, project
+from ..engine.game import ActionError, Event
 from ..engine.seeds import Rng
 from .drive import Drive
+from .emission import emit, rel
 from .hooks import TableHooks
 from .hosting import Hosting
-from .outbox import ASKING, Outbox
+from .outbox import Outbox
 from .plays import PLAYS, Plays
 from .requests import RequestError
 from .seams import House, Peer
@@ -74,28 +75,12 @@ class Busy(Exception):
     """The table's inbox is full."""
 
 
-def _rel(deadline: float | None, now: float) -> float | None:
-    """Deadlines go on the wire as seconds from now (the server's clock is its own)."""
-    return None if deadline is None else round(max(0.0, deadline - now), 3)
-
-
-def _view(view: dict, owing: list[int] | None, acted: dict | None, now: float) -> dict:
-    """An event's projection as it goes out: a window's with the action it is about and
-    the seats that owe an answer; a deadline in seconds from ``now``."""
-    if owing is not None:
-        view["action"] = acted  # public: payments, the only private actions, open none
-        view["owing"] = owing
-    if "deadline" in view:  # (as of the event: a delayed spectator gets it later)
-        view["deadline"] = _rel(view["deadline"], now)
-    return view
-
-
 def _rel_view(view: dict, now: float) -> dict:
     status = view.get("status")  # the table's public state (Table.view)
     if isinstance(status, dict):
         for key in ("window", "court"):
             if status.get(key):
-                status[key] = {**status[key], "deadline": _rel(status[key]["deadline"], now)}
+                status[key] = {**status[key], "deadline": rel(status[key]["deadline"], now)}
     return view
 
 
@@ -569,87 +554,8 @@ class TableRunner:
         """Events the table returned: to the owner's hook and the log sink in full form,
         to the bots' driver, then numbered and projected for each seat and the spectators
         (``before``: the cards hidden from each before the call, for the audit). The
-        game's end comes last (``Hosting.game_over``)."""
-        st = self.state
-        if st.game_open:
-            self.hooks.events(events)
-        if not events:
-            return
-        self.house.log_sink(st.game_ref, events)  # an observer (tests); the game log is state.rec's
-        if st.driver is not None:
-            st.driver.feed(events)  # the bots' knowledge: every event, whoever made it
-        after = self._hidden()
-        now = trio.current_time()
-        seats = st.seats
-        humans = [s for s in seats if s.kind == "human" and s.conn is not None]
-        audit = self.house.audit
-        # Without the audit each seat's frames are gathered here and queued at once, after
-        # the loop (nothing else is queued for a seat meanwhile); the audit queues each.
-        gathered: list[list[bytes]] | None = [[] for _ in humans] if audit is None else None
-        urgent = False
-        encode_event = wire.encode_event
-        table_id = st.id
-        undo = False
-        acted = None  # the action a call window is about (it comes first in the same batch)
-        choices = st.table.game_cls.CHOICE_EVENTS
-        spectators = len(self.spectators) > 0
-        for e in events:
-            st.seq += 1
-            seq = st.seq
-            kind = e["type"]
-            if kind in choices or kind == "game_start" or kind == "undo":
-                st.choice_seq = seq
-            elif kind == "window":
-                st.window_seq = seq
-            elif kind == "court":
-                st.court_seq = seq
-            if kind == "action":
-                seats[e["seat"]].acted_seq = seq
-                acted = e["action"]
-            undo = undo or kind == "undo"
-            asks = kind in ASKING  # (a frame that is never held, outbox.py)
-            urgent = urgent or asks
-            owing = self._owing(e) if kind == "window" else None
-            public = None  # the public form's frame: every seat's if nothing is private, the spectators'
-            if "_private" in e:
-                for k, s in enumerate(humans):
-                    frame = encode_event(table_id, seq, _view(project(e, s.index), owing, acted, now))
-                    if gathered is not None:
-                        gathered[k].append(frame)
-                    else:
-                        self._queue(s.conn, frame, s.index,
-                                    None if before is None else before[s.index] & after[s.index], asks)
-            else:
-                public = encode_event(table_id, seq, _view(project(e, None), owing, acted, now))
-                if gathered is not None:
-                    for frames in gathered:
-                        frames.append(public)
-                else:
-                    for s in humans:
-                        self._queue(s.conn, public, s.index,
-                                    None if before is None else before[s.index] & after[s.index], asks)
-            if spectators:
-                if public is None:
-                    public = encode_event(table_id, seq, _view(project(e, None), owing, acted, now))
-                self._to_spectators(public, now, hidden=None if before is None else before[None] & after[None])
-        if gathered is not None:
-            put_all = self.outbox.put_all
-            for s, frames in zip(humans, gathered):
-                put_all(s.conn, frames, urgent)
-        if undo:
-            for s in humans:
-                self.snapshot(s, now)
-            self.snapshot_spectators(now)
-        if st.game_open and st.table.over:
-            self.hosting.game_over()
-
-    def _owing(self, window: Event) -> list[int]:
-        """The seats a ``window`` event shows as owing an answer: not those whose client
-        said ``may_call: false`` (PROTOCOL.md §3), for whom the table passes in the same
-        cycle (drive.PASSER); the log keeps the table's own list."""
-        seats = self.state.seats
-        return [i for i in window["owing"]
-                if seats[i].kind != "human" or seats[i].conn is None or seats[i].conn.may_call]
+        game's end comes last (``Hosting.game_over``). See :mod:`.emission`."""
+        emit(self, events, before)
 
     def server_event(self, event: Event) -> None:
         """An event the server adds to the game's stream (timeouts, seats, game over)."""
