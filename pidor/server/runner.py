@@ -1,8 +1,10 @@
 """The per-table task: the only code that mutates a :class:`~pidor.engine.table.Table`.
 
-Requests reach it through a bounded inbox (``submit``). One cycle of the task::
+Requests reach it through a bounded inbox (``submit``). One cycle of the task (never
+waiting: a request that finds the task parked, nothing queued, has its cycle run at once in
+the sender's task, ``_inline``, without the hop to the task and back)::
 
-    wait for a request or the next deadline (trio: move_on_at)
+    wait for a request or the next deadline (parked: a cancel scope's deadline)
     handle every queued request: its handler from the table (join, leave, seed, start, ...:
         hosting.py; act, call, pass, vote: plays.py; watch, unwatch, resync: here)
     tick the table's clocks (T3 window, T4 vote, D5 «бито») and the turn clocks (T9)
@@ -16,8 +18,8 @@ The task is made of parts (:mod:`.state`): :class:`~.hosting.Hosting`,
 :class:`~.state.TableState` and call the runner through its narrow surface
 (:class:`~.state.Runner`); the table's owner changes what its
 :class:`~.hooks.TableHooks` say (a match's table). The runner itself holds the inbox and
-the cycle, the request handler table, and what goes out: replies, events, snapshots and
-the spectators' tapes.
+the cycle, the request handler table, and what goes out: replies, events (emitted by
+:mod:`.emission`), snapshots and the spectators' tapes.
 
 The table task gets the server as a :class:`~pidor.server.seams.House` (seeds, log paths,
 the games index, seat bookkeeping, observers) and its clients as
