@@ -26,6 +26,14 @@ the house's default game, «пидор»)
   (``--part servers``; issue 29 goal 2: with two cores, two server processes play ≥ 1.7×
   the games/s of one).
 
+* the server path (``--part path``; issue 29 goal 1: ≤ 5×): the runner process's own CPU
+  (``getrusage(RUSAGE_SELF)``: the match runner and its one local server, not the bots) per
+  action of a game of four C sample bots at ``--concurrency 1``, over its CPU per action of
+  an in-process game (built-in random bots), and the frames per action the server sends
+  (counted in the server, in a separate short run). Each run is a child process;
+  ``--code DIR`` (repeatable) runs other checkouts' ``pidor`` in turn with this one, the
+  order rotating each of the ``--repeat`` rounds.
+
 ``--bots c`` plays the C sample bot (``make -C clients/c``) instead of the Python one: its
 CPU is a few ms a game, so the figure is then the ceiling the runner's own process sets
 (one core: the local server is one process). It prints no traffic.
@@ -40,6 +48,8 @@ average when the run began.
 
     .venv/bin/python scripts/bench_match.py [--games 400] [--external-games 200] [--part external] [--json]
     .venv/bin/python scripts/bench_match.py --part stdio [--stdio-games 60] [--repeat 3] [--json]
+    .venv/bin/python scripts/bench_match.py --part path [--games 200] [--external-games 40] [--repeat 3]
+        [--code /work/main]... [--json]
 """
 
 from __future__ import annotations
@@ -57,7 +67,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+#: ``--part path`` runs each measurement in a child whose ``pidor`` is the code named by
+#: this variable (a checkout), the bots and this script staying this checkout's.
+CODE = os.environ.get("BENCH_MATCH_CODE")
+sys.path.insert(0, CODE or str(ROOT))
 
 from pidor.engine.table import TABLE_DEFAULTS  # noqa: E402
 from pidor.games import GAME_IDS  # noqa: E402
@@ -155,6 +168,71 @@ def stdio_vs_sdk(game: str, games: int, repeat: int) -> dict:
     return out
 
 
+def _cpu_per_action(game: str, games: int, **kwargs) -> dict:
+    """This process's own CPU (user + system) per action of a match, in µs."""
+    me0 = resource.getrusage(resource.RUSAGE_SELF)
+    r = run_match(game, 4, games, seed="bench", **kwargs)
+    me1 = resource.getrusage(resource.RUSAGE_SELF)
+    assert r.summary["games"] == games and not any(x["forfeits"] for x in r.records)
+    user, system = me1.ru_utime - me0.ru_utime, me1.ru_stime - me0.ru_stime
+    n = r.summary["actions"]
+    return {"us_per_action": round(1e6 * (user + system) / n, 1), "user": round(1e6 * user / n, 1),
+            "system": round(1e6 * system / n, 1), "actions": n}
+
+
+def path_child(game: str, games: int, external_games: int) -> dict:
+    """One round of ``--part path`` in this process (its ``pidor``: ``CODE``, or this
+    checkout): in-process, then four C bots at concurrency 1, then the frames the server
+    sends per action, counted in a short run of their own (the count costs)."""
+    specs = [BOTS["c"]] * 4
+    with tempfile.TemporaryDirectory() as err:
+        run_match(game, 4, 2, seed="warm-up", specs=specs, stderr_dir=err)
+    inproc = _cpu_per_action(game, games)
+    with tempfile.TemporaryDirectory() as err:
+        ext = _cpu_per_action(game, external_games, specs=specs, stderr_dir=err)
+    from pidor.server.connection import Connection
+    send_frames, frames = Connection.send_frames, [0]
+
+    def counting(self, batch: list[bytes]) -> None:
+        frames[0] += len(batch)
+        send_frames(self, batch)
+
+    Connection.send_frames = counting
+    try:
+        with tempfile.TemporaryDirectory() as err:
+            r = run_match(game, 4, 5, seed="frames", specs=specs, stderr_dir=err)
+    finally:
+        Connection.send_frames = send_frames
+    return {"inprocess": inproc, "external": ext,
+            "ratio": round(ext["us_per_action"] / inproc["us_per_action"], 2),
+            "frames_per_action": round(frames[0] / r.summary["actions"], 2)}
+
+
+def path(game: str, games: int, external_games: int, repeat: int, codes: list[Path]) -> dict:
+    """``repeat`` rounds of :func:`path_child` for each checkout in ``codes``, each in a
+    child process, the order rotating; per checkout its runs, the best µs per action of
+    each kind, their ratio and the median of the rounds' ratios."""
+    import subprocess
+    runs: dict[Path, list[dict]] = {c: [] for c in codes}
+    for r in range(repeat):
+        k = r % len(codes)
+        for code in codes[k:] + codes[:k]:
+            env = {**os.environ, "BENCH_MATCH_CODE": str(code)}
+            cmd = [sys.executable, __file__, "--path-child", "--game", game, "--games", str(games),
+                   "--external-games", str(external_games)]
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            runs[code].append(json.loads(done.stdout))
+    out = []
+    for code, rs in runs.items():
+        best_in = min(x["inprocess"]["us_per_action"] for x in rs)
+        best_ext = min(x["external"]["us_per_action"] for x in rs)
+        out.append({"code": str(code), "runs": rs, "best_inprocess_us_per_action": best_in,
+                    "best_external_us_per_action": best_ext, "ratio_of_bests": round(best_ext / best_in, 2),
+                    "median_ratio": round(statistics.median(x["ratio"] for x in rs), 2),
+                    "frames_per_action": rs[0]["frames_per_action"]})
+    return {"games": games, "external_games": external_games, "repeat": repeat, "codes": out}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--game", choices=GAME_IDS, default=TABLE_DEFAULTS["game"],
@@ -162,7 +240,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="in-process games per measurement")
     ap.add_argument("--external-games", type=int, default=200,
                     help="games with external bots at concurrency 4 (half as many at concurrency 1)")
-    ap.add_argument("--part", choices=["inprocess", "external", "stdio", "servers"],
+    ap.add_argument("--part", choices=["inprocess", "external", "stdio", "servers", "path"],
                     help="measure only this part (default: in-process and external, and the overhead per external "
                          "game; stdio: stdio: bots against SDK bots, interleaved; servers: external bots at "
                          "--concurrency 1 and 2, interleaved, --external-games a run)")
@@ -171,16 +249,34 @@ def main() -> None:
     ap.add_argument("--bots", choices=sorted(BOTS), default="python",
                     help="the external bots: the Python SDK sample bot (default) or the C one (built first: "
                          "make -C clients/c)")
+    ap.add_argument("--code", action="append", default=[], metavar="DIR",
+                    help="--part path: a checkout whose pidor to measure too, in turn with this one (repeatable)")
+    ap.add_argument("--path-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
+    if args.path_child:
+        print(json.dumps(path_child(args.game, args.games, args.external_games)))
+        return
     if args.games < 1 or args.external_games < 2 or args.stdio_games < 1 or args.repeat < 1:
         ap.error("--games, --stdio-games and --repeat must be at least 1 and --external-games at least 2")
     if args.bots == "c" and not (ROOT / "clients/c/random_bot").exists():
         ap.error("the C bot is not built: make -C clients/c")
     out: dict = {"players": 4, "game": args.game, "cpus": os.cpu_count(), "load": round(os.getloadavg()[0], 2),
                  "bots": args.bots}
-    run_match(args.game, 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
-    if args.part == "stdio":
+    if args.part == "path":
+        if args.bots != "c" and "--bots" in sys.argv:
+            ap.error("--part path measures with the C bots")
+        codes = [ROOT] + [Path(c).resolve() for c in args.code]
+        for code in codes:
+            if not (code / "pidor" / "server" / "runner.py").is_file():
+                ap.error(f"--code {code}: not a pidor checkout")
+        out["bots"] = "c"
+        out["path"] = path(args.game, args.games, args.external_games, args.repeat, codes)
+    else:
+        run_match(args.game, 4, 4, seed="warm-up")  # imports and first-call costs out of the figures
+    if args.part == "path":
+        pass  # (measured above, in child processes)
+    elif args.part == "stdio":
         out["stdio_vs_sdk"] = stdio_vs_sdk(args.game, args.stdio_games, args.repeat)
     elif args.part == "servers":
         out["servers"] = servers(args.game, args.external_games, args.bots, args.repeat)
@@ -189,7 +285,7 @@ def main() -> None:
         out["inprocess_c2"] = c2 = measure(args.game, args.games, concurrency=2)
         out["speedup_c2"] = round(c2["games_per_s"] / c1["games_per_s"], 2)
         out["cpu_speedup_c2"] = round(2 * c2["games_per_cpu_s"] / c1["games_per_cpu_s"], 2)
-    if args.part not in ("inprocess", "stdio", "servers"):
+    if args.part not in ("inprocess", "stdio", "servers", "path"):
         out["external_c4"] = external(args.game, args.external_games, 4, args.bots)
         out["external_c1"] = e1 = external(args.game, args.external_games // 2, 1, args.bots)
     if args.part is None:
@@ -237,6 +333,13 @@ def main() -> None:
                   + "; ".join(f"{m['games_per_s']} games/s" for m in v["runs"][c]))
         print(f"--concurrency 2 over 1 (two server processes over one): ×{v['median_c2_over_c1']} by the wall clock "
               f"(runs: {', '.join(f'×{r}' for r in v['c2_over_c1'])})")
+    if "path" in out:
+        v = out["path"]
+        for c in v["codes"]:
+            print(f"{c['code']}: runner CPU per action, best of {v['repeat']}: in-process "
+                  f"{c['best_inprocess_us_per_action']} µs, 4 C bots at concurrency 1 {c['best_external_us_per_action']} µs: "
+                  f"×{c['ratio_of_bests']} (median of the rounds ×{c['median_ratio']}); "
+                  f"{c['frames_per_action']} frames sent per action")
     if "speedup_c2" in out:
         print(f"concurrency 2 over 1: ×{out['speedup_c2']} by the wall clock, ×{out['cpu_speedup_c2']} on two free "
               "cores (by CPU time)")

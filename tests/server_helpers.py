@@ -341,9 +341,13 @@ class FakePeer:
                 await self._arrived.wait()
 
     async def submit(self, runner: TableRunner, msg: dict) -> None:
-        """Hand a request to the table as the lobby does, once the last is answered."""
+        """Hand a request to the table as the lobby does, once the last is answered, after
+        a checkpoint as a connection's read is (a table may handle the request in this
+        task: ``TableRunner.submit``)."""
         if self.waiting:
             await self._answered.wait()
+        else:
+            await trio.lowlevel.checkpoint()
         runner.submit(("request", self, self.player, with_seq(msg, self.seq)))
 
     async def request(self, runner: TableRunner, msg: dict) -> dict:

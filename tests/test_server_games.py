@@ -96,9 +96,9 @@ async def test_full_game_all_remote_seats(options, autojump_clock):
 async def test_audit_catches_a_leaking_projection(monkeypatch):
     """The check above can fail: a projection that shows every seat's private fields to
     everyone is caught."""
-    from pidor.server import runner
+    from pidor.server import emission  # (where a table's events are projected for each seat)
 
-    monkeypatch.setattr(runner, "project", leaky(runner.project))
+    monkeypatch.setattr(emission, "project", leaky(emission.project))
     audit = Audit()
     async with serve(audit=audit, seeds="leak") as (server, port):
         c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2})

@@ -169,3 +169,39 @@ async def test_a_window_shows_no_seat_that_never_calls_as_owing(autojump_clock):
         assert len(windows) > 10
         assert all(alice.seat not in w["owing"] for w in windows)
         assert any(bob.seat in w["owing"] for w in windows)
+
+
+@pytest.mark.parametrize("may_call", [False, True])
+async def test_an_action_whose_window_only_passers_owe_is_passed_in_its_own_table_call(may_call, tmp_path,
+                                                                                       autojump_clock):
+    """Issue 29: when every other seat is a client that never calls (PROTOCOL.md §3), an
+    action and its window's passes are one table call (``Recorder.act(passed=True)``), as
+    the driver would pass for them (T3): each window closes in the batch of events that
+    opened it, and the log verifies. With one client that may call (the control), the
+    window waits for his answer: it closes in a later batch."""
+    house = FakeHouse("seam-fused", logs=tmp_path)
+    runner = new_table(house, {"game": "pidor", "players": 3})
+    peers = [FakePeer(name, player=k + 1, may_call=(may_call and k == 0)) for k, name in enumerate(("al", "bo", "cy"))]
+    batches: list[list[str]] = []
+    emit = runner.emit
+
+    def recorded(events, before=None):
+        batches.append([e["type"] for e in events])
+        emit(events, before)
+
+    runner.emit = recorded
+    async with running(runner):
+        for peer in peers:
+            await join(peer, runner)
+        assert (await peers[0].request(runner, {"type": "start"}))["type"] == "ok"
+        async with trio.open_nursery() as nursery:
+            for peer in peers:
+                nursery.start_soon(play, peer, runner, is_results, True)
+    windows = [b for b in batches if "window" in b]
+    fused = [b for b in windows if "window_closed" in b[b.index("window"):]]
+    assert len(windows) > 10
+    if may_call:
+        assert len(fused) < len(windows) / 2  # (al's own actions: the others never call)
+    else:
+        assert fused == windows
+    assert logged(house, runner)[1].status == "verified"

@@ -24,7 +24,7 @@ from pidor.gamelog.verify import verify_data
 from pidor.server import drive
 from pidor.server.connection import Connection
 from pidor.server.lobby import LIST_MAX
-from pidor.server.runner import INBOX
+from pidor.server.runner import INBOX, TableRunner
 from pidor.server.testing import Client
 
 from server_helpers import FastLimits, seated_client, serve
@@ -162,10 +162,13 @@ class Crowd(FastLimits):
     PLAYERS_PER_MINUTE = 1000
 
 
-async def test_a_full_table_inbox_answers_busy(autojump_clock):
+async def test_a_full_table_inbox_answers_busy(autojump_clock, monkeypatch):
     """Each connection has at most one request waiting at a table, so a full inbox takes as
     many connections. Their requests reach the server at the same moment: every reader
-    hands its request over before the table's task runs again."""
+    hands its request over before the table's task runs again. (A parked table task lets a
+    request be handled in its sender's task at once, ``TableRunner.inline``: the inbox
+    fills only while the task has work of its own; here every request goes to it.)"""
+    monkeypatch.setattr(TableRunner, "inline", False)
     async with serve(memory=True, limits=Crowd) as (server, listener):
         host = await seated_client(listener, "host", options={"game": "pidor", "players": 3, "bots": 1})
         crowd = []

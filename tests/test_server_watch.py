@@ -14,6 +14,7 @@ import trio.testing
 from pidor import wire
 from pidor.engine.game import project
 from pidor.games import GAME_IDS
+from pidor.server import emission
 from pidor.server import runner as runner_module
 from helpers import first_fast, players_of
 from server_helpers import (Audit, cheat_and_call, events_of, is_event, leaky, open_client, open_table,
@@ -270,7 +271,7 @@ async def test_watch_delay_is_checked_like_every_option(autojump_clock):
 async def test_the_audit_catches_a_projection_that_leaks_to_spectators(monkeypatch, autojump_clock):
     """The leak check covers spectators: a projection that shows seat ``None`` every
     private field is caught on a spectator's frames."""
-    monkeypatch.setattr(runner_module, "project", leaky(runner_module.project, spectators_only=True))
+    monkeypatch.setattr(emission, "project", leaky(emission.project, spectators_only=True))
     audit = Audit()
     async with serve(audit=audit, seeds="watch-leak") as (server, port):
         c = await seated_client(port, "solo", options={"game": "pidor", "players": 3, "bots": 2})

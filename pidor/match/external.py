@@ -59,7 +59,7 @@ import trio
 from ..bots import RandomBot
 from ..engine.table import TABLE_OPTIONS
 from ..games import game_class
-from ..server.app import Server
+from ..server.app import Server, server_gc
 from ..server.drive import Replacement
 from ..server.hooks import TableHooks
 from ..server.limits import Limits
@@ -693,7 +693,8 @@ def play_external(setup: Setup, games: list[Game], played: Callable[[dict], bool
     stopped the match (every program ended)."""
     if clock.move is None:
         clock = type(clock)(DEFAULT_MOVE_TIME, clock.game)
-    hub = trio.run(_run, setup, games, played, workers, clock, stderr_dir, listen)
+    with server_gc():  # (the local server collects as `pidor serve` does)
+        hub = trio.run(_run, setup, games, played, workers, clock, stderr_dir, listen)
     if hub is None:
         raise KeyboardInterrupt
     return hub.stderr

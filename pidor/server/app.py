@@ -36,13 +36,15 @@ every 0.1 s, and so that connections beyond ``Limits.MAX_CONNECTIONS`` in all or
 from __future__ import annotations
 
 import errno
+import gc
 import logging
 import os
 import sqlite3
 import time
 from collections import Counter
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import trio
 
@@ -54,7 +56,23 @@ from .runner import TableRunner
 from .seams import Audit, LogSink
 from .store import Store
 
-__all__ = ["Server"]
+__all__ = ["Server", "server_gc"]
+
+
+@contextmanager
+def server_gc() -> Iterator[None]:
+    """Within: fewer, later cyclic GC passes, as a server wants. It allocates many
+    short-lived objects, and a full collection is a pause every table waits through (p99
+    latency); a match's local server spends about 8% fewer instructions an action (issue
+    29). What is alive on entry is frozen out of the collections; on exit all is as before."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,6 @@ listen creates nothing on disk.
 from __future__ import annotations
 
 import errno
-import gc
 import logging
 import os
 import signal
@@ -38,7 +37,7 @@ async def _main(host: str, port: int, data_dir: str, limits: Limits) -> None:
     """Bind first, then open the data directory: a busy port or a wrong address creates
     nothing on disk."""
     from ..wire import PROTOCOL_VERSION
-    from .app import Server
+    from .app import Server, server_gc
 
     try:
         listeners = await trio.open_tcp_listeners(port, host=host)
@@ -47,20 +46,17 @@ async def _main(host: str, port: int, data_dir: str, limits: Limits) -> None:
     store, logs = _open_data(data_dir)
     try:
         server = Server(store, logs=logs, limits=limits)
-        # Fewer, later cyclic GC passes: the server allocates many short-lived objects and a
-        # full collection is a pause every table waits through (p99 latency).
-        gc.freeze()
-        gc.set_threshold(50_000, 20, 100)
         bound = listeners[0].socket.getsockname()[1]
-        async with trio.open_nursery() as nursery:
-            with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-                await nursery.start(partial(server.serve, listeners, started=bound))
-                log.info("listening on %s:%s (protocol %s)", host, bound, PROTOCOL_VERSION)
-                async for signum in signals:
-                    log.info("got %s", signal.Signals(signum).name)
-                    await server.shutdown()
-                    break
-            nursery.cancel_scope.cancel()
+        with server_gc():  # (fewer, later cyclic GC passes: app.server_gc)
+            async with trio.open_nursery() as nursery:
+                with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+                    await nursery.start(partial(server.serve, listeners, started=bound))
+                    log.info("listening on %s:%s (protocol %s)", host, bound, PROTOCOL_VERSION)
+                    async for signum in signals:
+                        log.info("got %s", signal.Signals(signum).name)
+                        await server.shutdown()
+                        break
+                nursery.cancel_scope.cancel()
     finally:
         store.close()
 

@@ -180,11 +180,18 @@ class Connection:
                     if self.player is not None and due - idle.deadline > 1.0:
                         idle.deadline = due
                     decoder.receive_data(data)
+                    first = True
                     while not self._closing:
                         msg = decoder.next_message()
                         if msg is None:
                             break
-                        await self._table_answer()
+                        if not first:
+                            # A table may have handled the last request in this task
+                            # (TableRunner.submit): one request a step, as when it waited.
+                            await trio.lowlevel.checkpoint()
+                        first = False
+                        if self._unanswered:
+                            await self._table_answer()
                         if self._held_until is not None:
                             await trio.sleep_until(self._held_until)
                             self._held_until = None

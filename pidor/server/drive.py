@@ -224,12 +224,16 @@ class Drive:
         t = self.state.table
         if t is None or t.over:
             return None
-        times = [s.turn_deadline for s in self.state.seats]
+        first = t.deadline()
+        for s in self.state.seats:
+            d = s.turn_deadline
+            if d is not None and (first is None or d < first):
+                first = d
         if self._abandoned_at is not None:
-            times.append(self._abandoned_at + ABANDON_AFTER)
-        times.append(t.deadline())
-        times = [x for x in times if x is not None]
-        return min(times) if times else None
+            d = self._abandoned_at + ABANDON_AFTER
+            if first is None or d < first:
+                first = d
+        return first
 
     def stuck(self) -> str | None:
         """Why the running game can never go on, if it cannot (issue 22 §2): every seat that
@@ -241,10 +245,13 @@ class Drive:
         if t is None or t.over or st.closed or t.window is not None or t.court is not None:
             return None
         seats = t.to_act()
-        if not seats or self.next_deadline() is not None:
+        if not seats:
             return None
-        if any(st.seats[s].kind != "bot" for s in seats):
-            return None  # a person is awaited (he may take his time: no turn clock is his choice)
+        for s in seats:
+            if st.seats[s].kind != "bot":
+                return None  # a person is awaited (he may take his time: no turn clock is his choice)
+        if self.next_deadline() is not None:
+            return None
         bots = ", ".join(f"{s} (builtin:{(st.seats[s].spec or {}).get('policy', '?')})" for s in seats)
         return f"stuck: seats {bots} have no action to make and no clock runs"
 
@@ -274,8 +281,9 @@ class Drive:
 
     def watch_presence(self, now: float) -> None:
         """Note when every person at a running game went away (``ABANDON_AFTER``)."""
-        humans = [s for s in self.state.seats if s.kind == "human"]
-        if self.state.playing and humans and all(s.conn is None for s in humans):
+        st = self.state
+        if st.playing and all(s.conn is None for s in st.seats if s.kind == "human") \
+                and any(s.kind == "human" for s in st.seats):
             if self._abandoned_at is None:
                 self._abandoned_at = now
         else:
@@ -351,7 +359,7 @@ class Drive:
             seat.offers.append((st.seq, honest))
             turn = {
                 "type": "turn", "table": st.id, "seq": st.seq, "seat": i,
-                "options": [game.action_data(a) for a in honest],
+                "options": [game.action_form(a) for a in honest],  # (encoded at once, never changed)
                 "deadline": None if seat.turn_deadline is None else float(clock),
             }
             if t.timer is not None and t.timer.deadline is not None:  # a game clock runs (durak's «бито», D5)

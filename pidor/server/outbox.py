@@ -39,6 +39,16 @@ class Outbox:
         if urgent:
             self._urgent.add(conn)
 
+    def put_all(self, conn: Peer, frames: list[bytes], urgent: bool = False) -> None:
+        """Queue encoded frames; ``urgent``: one of them asks something of ``conn``."""
+        pending = self._pending.get(conn)
+        if pending is None:
+            self._pending[conn] = frames
+        else:
+            pending += frames
+        if urgent:
+            self._urgent.add(conn)
+
     def extend(self, conn: Peer, frames: list[bytes]) -> None:
         """Queue frames that ask nothing (a spectator's, due now)."""
         self._pending.setdefault(conn, []).extend(frames)

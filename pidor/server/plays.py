@@ -72,8 +72,14 @@ class Plays:
             # (An offer of the latest seq is the present state: honest still, no check.)
             raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
                                         "have played since and it would break a rule now; choose again")
-        # (parsed above: the table judges it without checking its shape again)
-        self.out.call_for(conn, rid, partial(st.rec.act, parsed=True), seat.index, action, trio.current_time())
+        # (parsed above: the table judges it without checking its shape again.) When every
+        # other seat is a connected client that never calls (PROTOCOL.md §3), the window
+        # the action may open is passed by all in the same table call, as the driver would
+        # pass it for them (drive.PASSER) right after: the same table calls, log and frames.
+        passed = all(s is seat or (s.conn is not None and not s.conn.may_call and s.kind == "human")
+                     for s in st.seats)
+        self.out.call_for(conn, rid, partial(st.rec.act, parsed=True, passed=passed), seat.index, action,
+                          trio.current_time())
 
     def _do_call(self, conn, player, msg, rid) -> None:
         self._answer(conn, player, msg, rid, True)

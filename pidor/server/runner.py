@@ -1,8 +1,10 @@
 """The per-table task: the only code that mutates a :class:`~pidor.engine.table.Table`.
 
-Requests reach it through a bounded inbox (``submit``). One cycle of the task::
+Requests reach it through a bounded inbox (``submit``). One cycle of the task (never
+waiting: a request that finds the task parked, nothing queued, has its cycle run at once in
+the sender's task, ``_inline``, without the hop to the task and back)::
 
-    wait for a request or the next deadline (trio: move_on_at)
+    wait for a request or the next deadline (parked: a cancel scope's deadline)
     handle every queued request: its handler from the table (join, leave, seed, start, ...:
         hosting.py; act, call, pass, vote: plays.py; watch, unwatch, resync: here)
     tick the table's clocks (T3 window, T4 vote, D5 «бито») and the turn clocks (T9)
@@ -16,8 +18,8 @@ The task is made of parts (:mod:`.state`): :class:`~.hosting.Hosting`,
 :class:`~.state.TableState` and call the runner through its narrow surface
 (:class:`~.state.Runner`); the table's owner changes what its
 :class:`~.hooks.TableHooks` say (a match's table). The runner itself holds the inbox and
-the cycle, the request handler table, and what goes out: replies, events, snapshots and
-the spectators' tapes.
+the cycle, the request handler table, and what goes out: replies, events (emitted by
+:mod:`.emission`), snapshots and the spectators' tapes.
 
 The table task gets the server as a :class:`~pidor.server.seams.House` (seeds, log paths,
 the games index, seat bookkeeping, observers) and its clients as
@@ -39,12 +41,13 @@ from typing import Callable
 import trio
 
 from .. import wire
-from ..engine.game import ActionError, Event, project
+from ..engine.game import ActionError, Event
 from ..engine.seeds import Rng
 from .drive import Drive
+from .emission import emit, rel
 from .hooks import TableHooks
 from .hosting import Hosting
-from .outbox import ASKING, Outbox
+from .outbox import Outbox
 from .plays import PLAYS, Plays
 from .requests import RequestError
 from .seams import House, Peer
@@ -65,13 +68,13 @@ TABLE_REQUESTS = ("join", "leave", "seed", "start", "bot", "act", "call", "pass"
                   "watch", "unwatch")
 
 
+#: What wakes a parked table task without an item (a cycle run by ``submit`` left it
+#: something to do).
+_WAKE = ("wake", None, None, None)
+
+
 class Busy(Exception):
     """The table's inbox is full."""
-
-
-def _rel(deadline: float | None, now: float) -> float | None:
-    """Deadlines go on the wire as seconds from now (the server's clock is its own)."""
-    return None if deadline is None else round(max(0.0, deadline - now), 3)
 
 
 def _rel_view(view: dict, now: float) -> dict:
@@ -79,7 +82,7 @@ def _rel_view(view: dict, now: float) -> dict:
     if isinstance(status, dict):
         for key in ("window", "court"):
             if status.get(key):
-                status[key] = {**status[key], "deadline": _rel(status[key]["deadline"], now)}
+                status[key] = {**status[key], "deadline": rel(status[key]["deadline"], now)}
     return view
 
 
@@ -87,6 +90,11 @@ class TableRunner:
     """One table: ``options`` as :func:`~pidor.server.seating.server_options` checked them,
     ``bot_specs`` for the last seats, ``hooks`` its owner's (default: none). ``run`` is its
     task (the server starts it); the lobby hands it requests with ``submit``."""
+
+    #: A request that finds the task parked (waiting for its inbox, nothing queued) is
+    #: handled at once in its sender's task (``_inline``): one task switch and channel
+    #: hop fewer a request (issue 29). False: every request goes through the inbox.
+    inline = True
 
     def __init__(self, house: House, table_id: int, options: dict, bot_specs: list[dict],
                  hooks: TableHooks | None = None) -> None:
@@ -116,6 +124,12 @@ class TableRunner:
         # it is bounded by the connections, and a lost one would leave a seat deaf.
         self._inbox_send, self._inbox = trio.open_memory_channel(math.inf)
         self._requests = 0  # requests in the inbox
+        # The task waits for its inbox (parked) in ``_wait``, whose deadline a request
+        # handled meanwhile in its sender's task moves (``_inline``).
+        self._parked = False
+        self._wait: trio.CancelScope | None = None
+        self._cycling = False  # a cycle is under way (a request it causes is queued, not run within it)
+        self._finished = False  # (_finish has run)
 
     # The table as the lobby, the server, the conformance kit and tests read it.
     id = property(lambda self: self.state.id)
@@ -139,13 +153,23 @@ class TableRunner:
         (``Connection.wait_for_table``): replies keep the order of requests, and one
         connection has at most one request in a table's inbox. ``away``/``back`` need
         no answer; an op the table does not know is its owner's (``TableHooks.item``)."""
+        if self._finished:  # (closed by a cycle run in a sender's task: nothing reads the inbox)
+            if item[0] == "request":
+                self._error(item[1], item[3].get("id"), "no_table", f"table {self.state.id} has closed")
+                self.outbox.flush(trio.current_time(), hold=False)
+            return
         if item[0] == "request":
+            if self._parked and self.inline and not self._cycling:
+                self._inline(item)
+                return
             if self._requests >= INBOX:
                 raise Busy
             self._requests += 1
+            self._parked = False
             self._inbox_send.send_nowait(item)
             item[1].wait_for_table()
         else:
+            self._parked = False  # (what was sent before a request is handled before it)
             self._inbox_send.send_nowait(item)
 
     def packed_info(self) -> bytes:
@@ -193,50 +217,117 @@ class TableRunner:
             while not st.closed:
                 if more:
                     await trio.lowlevel.checkpoint()
-                else:
-                    deadline = self._next_deadline()
-                    if deadline is None:  # (no cancel scope to set up: the usual wait costs less)
-                        self._take(await self._inbox.receive())
-                    else:
-                        with trio.move_on_at(deadline):
-                            self._take(await self._inbox.receive())
-                # From the first _handle to the flush there is no await: a connection
-                # whose request _handle answered (Connection.table_answered) runs again
-                # only once its reply and the frames before it are handed over, so its
-                # next request's reply cannot overtake them. Keep it so.
-                while not st.closed:
-                    try:
-                        item = self._inbox.receive_nowait()
-                    except trio.WouldBlock:
-                        break
-                    self._take(item)
-                now = trio.current_time()
-                self.drive.tick(now)
-                more = self.drive.drive(now)
-                self.drive.prompt(now)
-                if not more:
-                    self.drive.halt_if_stuck()
-                self.drive.watch_presence(now)
-                self._spectators_due(now)
-                self.outbox.flush(now)
+                    more = self._cycle(None)
+                    continue
+                # Parked: a request may be handled in its sender's task meanwhile
+                # (``submit``), which moves this wait's deadline.
+                item = None  # (a deadline: nothing came)
+                with trio.CancelScope(deadline=self._deadline()) as self._wait:
+                    self._parked = True
+                    item = await self._inbox.receive()
+                self._parked = False
+                self._wait = None
+                if st.closed:  # (closed by a cycle run in a sender's task: finished there)
+                    break
+                more = self._cycle(None if item is _WAKE else item)
         except Exception:
-            log.exception("table %s failed; closing it", st.id)
-            st.close_reason = "internal_error"
-            self.outbox.flush(trio.current_time(), hold=False)
+            self._fail()
         finally:
-            if not st.closed and st.close_reason == "empty":
-                st.close_reason = "shutdown"  # cancelled: the server is stopping
-            st.closed = True
-            self._refuse_queued()
-            self._spectators_closed()
-            if st.game_open:  # a game cut off: its log ends as aborted
-                st.game_open = False
-                st.game_log.abort(st.close_detail or st.close_reason)
-            st.driver = None  # (it refers back to the runner: no cycle outlives the table)
-            self.house.table_closed(st.id, st.close_reason)
-            # The parts and the handler table refer back to the runner: they go with its task.
-            self.handlers = {}
-            del self.hosting, self.plays, self.drive
+            self._finish()
+
+    def _fail(self) -> None:
+        """A cycle raised (called in its ``except``): the table closes, its clients get
+        what was queued for them."""
+        log.exception("table %s failed; closing it", self.state.id)
+        self.state.close_reason = "internal_error"
+        self.outbox.flush(trio.current_time(), hold=False)
+
+    def _finish(self) -> None:
+        """The table has closed, or its task ends: once, by the task or by the sender's
+        task whose cycle closed it."""
+        st = self.state
+        if self._finished:
+            return
+        self._finished = True
+        self._parked = False
+        if not st.closed and st.close_reason == "empty":
+            st.close_reason = "shutdown"  # cancelled: the server is stopping
+        st.closed = True
+        self._refuse_queued()
+        self._spectators_closed()
+        if st.game_open:  # a game cut off: its log ends as aborted
+            st.game_open = False
+            st.game_log.abort(st.close_detail or st.close_reason)
+        st.driver = None  # (it refers back to the runner: no cycle outlives the table)
+        self.house.table_closed(st.id, st.close_reason)
+        # The parts and the handler table refer back to the runner: they go with its task.
+        self.handlers = {}
+        del self.hosting, self.plays, self.drive
+
+    def _cycle(self, item: tuple | None) -> bool:
+        """One cycle of the table (the module's docstring): ``item`` first (``None``: a
+        deadline or the budget woke it), then whatever else waits in the inbox; ``True``
+        if the bots have more to do at once. It never waits: from the first ``_handle`` to
+        the flush there is no await, so a connection whose request ``_handle`` answered
+        (``Connection.table_answered``) runs again only once its reply and the frames
+        before it are handed over, and its next request's reply cannot overtake them.
+        Keep it so."""
+        st = self.state
+        self._cycling = True
+        try:
+            if item is not None:
+                self._take(item)
+            while not st.closed:
+                try:
+                    item = self._inbox.receive_nowait()
+                except trio.WouldBlock:
+                    break
+                self._take(item)
+            now = trio.current_time()
+            self.drive.tick(now)
+            more = self.drive.drive(now)
+            self.drive.prompt(now)
+            if not more:
+                self.drive.halt_if_stuck()
+            self.drive.watch_presence(now)
+            self._spectators_due(now)
+            self.outbox.flush(now)
+            return more
+        finally:
+            self._cycling = False
+
+    def _deadline(self) -> float:
+        deadline = self._next_deadline()
+        return math.inf if deadline is None else deadline
+
+    def _inline(self, item: tuple) -> None:
+        """Handle a request in its sender's task while the table's task is parked with
+        nothing queued (the usual case): the same cycle the task would run, without the
+        hop to the task and back. The task wakes only for what it must do itself: go on
+        with the bots (the cycle's budget ran out), close, or fail."""
+        self._requests += 1
+        item[1].wait_for_table()
+        try:
+            more = self._cycle(item)
+        except Exception:  # as if the task had run the cycle: the table closes
+            self._fail()
+            self.state.closed = True
+        if self.state.closed:
+            self._finish()
+            self._wake()  # (its task ends)
+        elif more:
+            self._wake()
+        else:
+            # Moved only earlier (moving a deadline costs; a clock pushed back at every
+            # action, a turn's, would move it each time): woken too early, the task finds
+            # nothing due and parks again with the right one.
+            deadline = self._deadline()
+            if deadline < self._wait.deadline:
+                self._wait.deadline = deadline
+
+    def _wake(self) -> None:
+        self._parked = False
+        self._inbox_send.send_nowait(_WAKE)
 
     def _refuse_queued(self) -> None:
         """The table has closed: each request still in the inbox gets ``no_table`` (its
@@ -253,9 +344,11 @@ class TableRunner:
         self.outbox.flush(trio.current_time(), hold=False)
 
     def _next_deadline(self) -> float | None:
-        times = [x for x in (self.spectators.next_due(), self.outbox.next_due(), self.drive.next_deadline())
-                 if x is not None]
-        return min(times) if times else None
+        first = self.drive.next_deadline()
+        for x in (self.outbox.next_due(), self.spectators.next_due() if self.spectators else None):
+            if x is not None and (first is None or x < first):
+                first = x
+        return first
 
     # ------------------------------------------------------------------ requests
 
@@ -263,6 +356,8 @@ class TableRunner:
         """Handle an inbox item; any but a game request (act, call, pass, vote: they change
         the info only through what ``broadcast_info`` and ``server_event`` see) may change
         the table info."""
+        if item is _WAKE:
+            return
         self._handle(item)
         if item[0] != "request" or item[3]["type"] not in PLAYS:
             self._info_changed()
@@ -461,74 +556,8 @@ class TableRunner:
         """Events the table returned: to the owner's hook and the log sink in full form,
         to the bots' driver, then numbered and projected for each seat and the spectators
         (``before``: the cards hidden from each before the call, for the audit). The
-        game's end comes last (``Hosting.game_over``)."""
-        st = self.state
-        if st.game_open:
-            self.hooks.events(events)
-        if not events:
-            return
-        self.house.log_sink(st.game_ref, events)  # an observer (tests); the game log is state.rec's
-        if st.driver is not None:
-            st.driver.feed(events)  # the bots' knowledge: every event, whoever made it
-        after = self._hidden()
-        now = trio.current_time()
-        seats = st.seats
-        humans = [s for s in seats if s.kind == "human" and s.conn is not None]
-        undo = False
-        acted = None  # the action a call window is about (it comes first in the same batch)
-        choices = st.table.game_cls.CHOICE_EVENTS
-        for e in events:
-            st.seq += 1
-            seq = st.seq
-            kind = e["type"]
-            if kind in choices or kind == "game_start" or kind == "undo":
-                st.choice_seq = seq
-            elif kind == "window":
-                st.window_seq = seq
-            elif kind == "court":
-                st.court_seq = seq
-            if kind == "action":
-                seats[e["seat"]].acted_seq = seq
-                acted = e["action"]
-            undo = undo or kind == "undo"
-            private = "_private" in e
-            asks = kind in ASKING  # (a frame that is never held, outbox.py)
-            owing = self._owing(e) if kind == "window" else None
-            frame = None
-            for s in humans:
-                if frame is None or private:  # one encoding serves every seat if nothing is private
-                    view = project(e, s.index)
-                    if owing is not None:
-                        view["action"] = acted  # public: payments, the only private actions, open none
-                        view["owing"] = owing
-                    if "deadline" in view:
-                        view["deadline"] = _rel(view["deadline"], trio.current_time())
-                    frame = wire.encode({"type": "event", "table": st.id, "seq": seq, "event": view})
-                hidden = None if before is None else before[s.index] & after[s.index]
-                self._queue(s.conn, frame, s.index, hidden, asks)
-            if self.spectators:
-                view = project(e, None)
-                if owing is not None:
-                    view["action"] = acted
-                    view["owing"] = owing
-                if "deadline" in view:  # as of the event (a delayed spectator gets it later)
-                    view["deadline"] = _rel(view["deadline"], now)
-                frame = wire.encode({"type": "event", "table": st.id, "seq": seq, "event": view})
-                self._to_spectators(frame, now, hidden=None if before is None else before[None] & after[None])
-        if undo:
-            for s in humans:
-                self.snapshot(s, now)
-            self.snapshot_spectators(now)
-        if st.game_open and st.table.over:
-            self.hosting.game_over()
-
-    def _owing(self, window: Event) -> list[int]:
-        """The seats a ``window`` event shows as owing an answer: not those whose client
-        said ``may_call: false`` (PROTOCOL.md §3), for whom the table passes in the same
-        cycle (drive.PASSER); the log keeps the table's own list."""
-        seats = self.state.seats
-        return [i for i in window["owing"]
-                if seats[i].kind != "human" or seats[i].conn is None or seats[i].conn.may_call]
+        game's end comes last (``Hosting.game_over``). See :mod:`.emission`."""
+        emit(self, events, before)
 
     def server_event(self, event: Event) -> None:
         """An event the server adds to the game's stream (timeouts, seats, game over)."""
