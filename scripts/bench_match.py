@@ -24,7 +24,8 @@ the house's default game, «пидор»)
 
 * four external bots at ``--concurrency 1`` and ``2``, interleaved ``--repeat`` times
   (``--part servers``; issue 29 goal 2: with two cores, two server processes play ≥ 1.7×
-  the games/s of one).
+  the games/s of one); with ``--ray ADDRESS|auto`` on a Ray cluster (``pidor match --ray``:
+  a Ray task a server), each round beside the local run.
 
 * the server path (``--part path``; issue 29 goal 1: ≤ 5×): the runner process's own CPU
   (``getrusage(RUSAGE_SELF)``: the match runner and its one local server, not the bots) per
@@ -133,23 +134,34 @@ def measure(game: str, games: int, **kwargs) -> dict:
     return out
 
 
-def external(game: str, games: int, concurrency: int, bots: str = "python") -> dict:
+def external(game: str, games: int, concurrency: int, bots: str = "python", ray: str | None = None) -> dict:
     """A match of four external bots (each measurement with bots of its own)."""
     with tempfile.TemporaryDirectory() as err:
-        return measure(game, games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err)
+        return measure(game, games, specs=[BOTS[bots]] * 4, concurrency=concurrency, stderr_dir=err, ray=ray)
 
 
-def servers(game: str, games: int, bots: str, repeat: int) -> dict:
+def servers(game: str, games: int, bots: str, repeat: int, ray: str | None = None) -> dict:
     """Four external bots at ``--concurrency 1`` (one server process) and ``2`` (two, one a
     core: issue 29 goal 2), ``repeat`` times in turn: every run and the ratio of the
-    games/s, each run's and their median (goal: ≥ 1.7 on two cores)."""
-    runs: dict[int, list[dict]] = {1: [], 2: []}
+    games/s, each run's and their median (goal: ≥ 1.7 on two cores). ``ray``: the same on
+    that Ray cluster too, in each round (``ray_*`` keys)."""
+    places = {"": None} if ray is None else {"": None, "ray_": ray}
+    if ray is not None:  # (connected, and its workers started, before the clock runs)
+        from pidor.match.pool import ray_connected
+
+        ray_connected(ray)
+        external(game, 4, 2, bots, ray)
+    runs: dict[str, list[dict]] = {}
     for _ in range(repeat):
-        for c in (1, 2):
-            runs[c].append(external(game, games, c, bots))
-    ratios = [two["games_per_s"] / one["games_per_s"] for one, two in zip(runs[1], runs[2])]
-    return {"games": games, "repeat": repeat, "runs": {f"c{c}": ms for c, ms in runs.items()},
-            "c2_over_c1": [round(r, 2) for r in ratios], "median_c2_over_c1": round(statistics.median(ratios), 2)}
+        for prefix, address in places.items():
+            for c in (1, 2):
+                runs.setdefault(f"{prefix}c{c}", []).append(external(game, games, c, bots, address))
+    out: dict = {"games": games, "repeat": repeat, "runs": runs}
+    for prefix in places:
+        ratios = [two["games_per_s"] / one["games_per_s"] for one, two in zip(runs[f"{prefix}c1"], runs[f"{prefix}c2"])]
+        out[f"{prefix}c2_over_c1"] = [round(r, 2) for r in ratios]
+        out[f"median_{prefix}c2_over_c1"] = round(statistics.median(ratios), 2)
+    return out
 
 
 def stdio_vs_sdk(game: str, games: int, repeat: int) -> dict:
@@ -251,6 +263,9 @@ def main() -> None:
                          "make -C clients/c)")
     ap.add_argument("--code", action="append", default=[], metavar="DIR",
                     help="--part path: a checkout whose pidor to measure too, in turn with this one (repeatable)")
+    ap.add_argument("--ray", metavar="ADDRESS", default=None,
+                    help="--part servers: also on this Ray cluster ('auto': a local one), each round beside the local "
+                         "run (pip install 'pidor[ray]')")
     ap.add_argument("--path-child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
@@ -279,7 +294,7 @@ def main() -> None:
     elif args.part == "stdio":
         out["stdio_vs_sdk"] = stdio_vs_sdk(args.game, args.stdio_games, args.repeat)
     elif args.part == "servers":
-        out["servers"] = servers(args.game, args.external_games, args.bots, args.repeat)
+        out["servers"] = servers(args.game, args.external_games, args.bots, args.repeat, args.ray)
     elif args.part != "external":
         out["inprocess_c1"] = c1 = measure(args.game, args.games)
         out["inprocess_c2"] = c2 = measure(args.game, args.games, concurrency=2)
@@ -328,11 +343,14 @@ def main() -> None:
               f"×{v['stdio_over_sdk_games_per_cpu_s']} per CPU-second")
     if "servers" in out:
         v = out["servers"]
-        for c in ("c1", "c2"):
-            print(f"4 external {args.bots} bots, --concurrency {c[1]}, {v['games']} games a run: "
-                  + "; ".join(f"{m['games_per_s']} games/s" for m in v["runs"][c]))
-        print(f"--concurrency 2 over 1 (two server processes over one): ×{v['median_c2_over_c1']} by the wall clock "
-              f"(runs: {', '.join(f'×{r}' for r in v['c2_over_c1'])})")
+        for prefix, where in (("", "server processes"), ("ray_", "Ray tasks")):
+            if f"{prefix}c2_over_c1" not in v:
+                continue
+            for c in ("c1", "c2"):
+                print(f"4 external {args.bots} bots, --concurrency {c[1]}{' on Ray' if prefix else ''}, {v['games']} "
+                      "games a run: " + "; ".join(f"{m['games_per_s']} games/s" for m in v["runs"][prefix + c]))
+            print(f"--concurrency 2 over 1 (two {where} over one): ×{v[f'median_{prefix}c2_over_c1']} by the wall "
+                  f"clock (runs: {', '.join(f'×{r}' for r in v[f'{prefix}c2_over_c1'])})")
     if "path" in out:
         v = out["path"]
         for c in v["codes"]:
