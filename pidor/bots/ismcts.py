@@ -20,8 +20,9 @@ violations), consequences its ``advance`` (T8); each iteration plays on a fresh 
 Budget per move, whichever runs out first: ``iterations=N`` and ``steps=N`` (engine actions
 simulated, a deal counted as :data:`DEAL_STEPS`; both reproducible: the same seed gives the
 same moves), or ``ms=N`` (CPU time: not reproducible); a game's folder may count both
-several times over in some positions (``Tactics.budget``: durak heads-up). The defaults take about 20 ms of
-CPU a move on average here, and 50–70 ms at most (early moves, long playouts). The move played is the most visited one, unless the heuristic's
+several times over in some positions (``Tactics.budget``: durak heads-up, 3 ×). The defaults
+take about 20 ms of CPU a move on average here, and 50–70 ms at most (early moves, long
+playouts); durak heads-up about 70 ms on average. The move played is the most visited one, unless the heuristic's
 own choice was visited nearly as often (:data:`UNDECIDED`).
 """
 
