@@ -19,8 +19,10 @@ violations), consequences its ``advance`` (T8); each iteration plays on a fresh 
 
 Budget per move, whichever runs out first: ``iterations=N`` and ``steps=N`` (engine actions
 simulated, a deal counted as :data:`DEAL_STEPS`; both reproducible: the same seed gives the
-same moves), or ``ms=N`` (CPU time: not reproducible). The defaults take about 20 ms of
-CPU a move on average here, and 50–70 ms at most (early moves, long playouts). The move played is the most visited one, unless the heuristic's
+same moves), or ``ms=N`` (CPU time: not reproducible); a game's folder may count both
+several times over in some positions (``Tactics.budget``: durak heads-up, 3 ×). The defaults
+take about 20 ms of CPU a move on average here, and 50–70 ms at most (early moves, long
+playouts); durak heads-up about 70 ms on average. The move played is the most visited one, unless the heuristic's
 own choice was visited nearly as often (:data:`UNDECIDED`).
 """
 
@@ -167,8 +169,9 @@ class IsmctsPolicy(HeuristicPolicy):
             cheat_keys.add(key)
         root = _Node()
         deadline = time.process_time() + self.ms / 1000.0 if self.ms else None
-        budget = self.iterations if not self.ms else 1 << 30
-        steps = self.steps * tactics.BUDGET if not self.ms and self.steps else 1 << 30
+        scale = tactics.budget(view)  # (durak: more where two are left, hidden cards and all)
+        budget = self.iterations * scale if not self.ms else 1 << 30
+        steps = self.steps * tactics.BUDGET * scale if not self.ms and self.steps else 1 << 30
         done = spent = 0
         while game is not None:
             spent += DEAL_STEPS + self._iterate(game, root, moves, cheat_keys, p_called, tactics)

@@ -95,6 +95,11 @@ class Tactics:
         """Whether a search is worth it now (else the heuristic's choice stands)."""
         return True
 
+    def budget(self, view: dict) -> float:
+        """How many times over the search's ``iterations`` and ``steps`` count in this
+        position (on top of :data:`BUDGET`, which scales ``steps`` in every position)."""
+        return 1.0
+
     def playout(self, game: Game, seat: int, honest: list[tuple]) -> tuple:
         """The playouts' move for ``seat`` among its ``honest`` engine actions."""
         return honest[0]
