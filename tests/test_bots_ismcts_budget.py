@@ -13,7 +13,7 @@ from pidor.match import run_match
 
 @pytest.fixture
 def searches(monkeypatch):
-    """Every search of the match: (players left, deck, iterations it ran)."""
+    """Every search of the match: (players at the table, players left, iterations it ran)."""
     found: list[tuple[int, int, int]] = []
     search, iterate = IsmctsPolicy._search, IsmctsPolicy._iterate
     runs: list[int] = []
@@ -27,7 +27,7 @@ def searches(monkeypatch):
         try:
             return search(self, obs, view, *args)
         finally:
-            found.append((view["players"] - len(view["out"]), view["deck"], runs.pop()))
+            found.append((view["players"], view["players"] - len(view["out"]), runs.pop()))
 
     monkeypatch.setattr(IsmctsPolicy, "_iterate", counted_iterate)
     monkeypatch.setattr(IsmctsPolicy, "_search", counted_search)
@@ -35,12 +35,14 @@ def searches(monkeypatch):
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_ismcts_searches_deeper_where_two_are_left(searches, players):
-    """Heads-up, and in a 4-player game once two are left, every search runs ``HEADS_UP``
-    times the iterations; with more players left, the plain budget."""
+def test_ismcts_searches_deeper_at_a_two_player_table(searches, players):
+    """Heads-up every search runs ``HEADS_UP`` times the iterations; in a 4-player game the
+    plain budget, also once two are left (the 4-player figures stand as measured)."""
     specs = ["builtin:ismcts:cheat=0,iterations=5,steps=0"] + ["builtin:greedy"] * (players - 1)
-    run_match("podkidnoy", players, 2, seed="budget", specs=specs)
-    assert players in {n for n, _, _ in searches}
+    run_match("podkidnoy", players, 4, seed="b2", specs=specs)
+    assert {n for n, _, _ in searches} == {players}
+    if players == 4:
+        assert 2 in {left for _, left, _ in searches}  # (the case the rule leaves plain was met)
     for n, _, runs in searches:  # (steps=0: no step limit, the iterations decide)
         assert runs == (5 * HEADS_UP if n == 2 else 5)
 

@@ -169,7 +169,7 @@ class IsmctsPolicy(HeuristicPolicy):
             cheat_keys.add(key)
         root = _Node()
         deadline = time.process_time() + self.ms / 1000.0 if self.ms else None
-        scale = tactics.budget(view)  # (durak: more where two are left, hidden cards and all)
+        scale = tactics.budget(view)  # (durak: 3 × at a two-player table)
         budget = self.iterations * scale if not self.ms else 1 << 30
         steps = self.steps * tactics.BUDGET * scale if not self.ms and self.steps else 1 << 30
         done = spent = 0
