@@ -54,9 +54,9 @@ class Tracker:
         self._out = np.zeros(self.layout.size, np.float32)
         self._ones: dict[int, int] = {}  # entry -> how many reads put a 1 there
         self._sums: dict[int, list[float]] = {}  # entry -> the numbers the reads put there
-        #: A view's key -> its value, its parts (:meth:`_parts`) and its order in the view,
-        #: as last put in.
-        self._keys: dict[str, tuple[Any, dict[Any, Read], int]] = {}
+        #: A view's key -> its value, its parts, its order in the view and a list's items'
+        #: part keys (:meth:`_parts`), as last put in.
+        self._keys: dict[str, tuple[Any, dict[Any, Read], int, list | None]] = {}
         #: card -> (its order in the view, its place) of each time it is in the view: where
         #: it is last in the view's order is where the seat last saw it.
         self._in_view: dict[int, list[tuple[int, int]]] = {}
@@ -123,7 +123,7 @@ class Tracker:
             hit = keys.get(k)
             if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
                 continue
-            parts = self._parts(k, x)
+            parts, kept, items = self._parts(k, x, hit)
             if hit is None:
                 old: dict = {}
             elif hit[2] != order:  # (the view's keys in another order: read afresh)
@@ -138,10 +138,10 @@ class Tracker:
             for pk, (read, at) in parts.items():
                 if pk not in old:
                     self._put(read, 1, (order << 12) + at)
-            keys[k] = (x if type(x) in _FLAT else _copy(x), parts, order)
+            keys[k] = (kept, parts, order, items)
         if read_keys != len(keys):  # a key gone from the view (or now None)
             for k in [k for k in keys if view.get(k) is None]:
-                _, parts, order = keys.pop(k)
+                _, parts, order, _ = keys.pop(k)
                 for read, at in parts.values():
                     self._put(read, -1, (order << 12) + at)
         if self._touched:
@@ -150,9 +150,7 @@ class Tracker:
                 if places:
                     self.last[c] = max(places)[1]
             self._touched.clear()
-        self._put(self._status, -1)
-        self._status = self._read_status(view.get("status") or {}, agenda, pending)
-        self._put(self._status)
+        self._put_status(self._read_status(view.get("status") or {}, agenda, pending))
         return self._out.copy()
 
     def _put(self, read: Read, sign: int = 1, order: int = 0) -> None:
@@ -215,6 +213,24 @@ class Tracker:
                 v = sum(values)
                 out[i] = v if -limit <= v <= limit else limit if v > 0 else -limit
 
+    def _put_status(self, read: Read) -> None:
+        """Put what the table's status puts in the vector in place of what it put last.
+        Its entries (the blocks from ``event`` on, but ``seat``) are its alone, and hold
+        no card: no count of the keys that put a 1 there is needed, and a number there is
+        the one value put (at most 1: a share of seats, a count of at most 3 over 3)."""
+        old, out = self._status, self._out
+        if read[0] != old[0]:
+            for i in old[0]:
+                out[i] = 0.0
+            for i in read[0]:
+                out[i] = 1.0
+        if read[2] != old[2]:
+            for i, _ in old[2]:
+                out[i] = 0.0
+            for i, v in read[2]:
+                out[i] = v
+        self._status = read
+
     def _read_status(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None) -> Read:
         """What the table's status, the window's or court's agenda, a composite action's
         cards so far and the events since the last vector put in the vector."""
@@ -252,19 +268,27 @@ class Tracker:
         self.counts = {}
         return ones, [], numbers
 
-    def _parts(self, k: str, x: Any) -> dict[Any, tuple[Read, int]]:
+    def _parts(self, k: str, x: Any, hit: tuple | None) -> tuple[dict[Any, tuple[Read, int]], Any, list | None]:
         """What the view's entry ``k`` puts in the vector, in parts, each with where its
         cards begin in the key's order: a list item by item (a hand changes by a card, a
         «пидор» stack by its cards, and only that part is taken out), anything else whole.
-        A part's key says what it was read from."""
+        A part's key says what it was read from. Also ``x`` as it is now, to compare the
+        next view's with (:func:`_copy`), and a list's non-flat items' part keys.
+        ``hit``: what ``k`` put in last (:attr:`_keys`), whose non-flat items that did not
+        change are not read, frozen or copied again."""
         memo = self._memo
         t = type(x)
         if t in _FLAT:
-            return {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}
+            return {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}, x, None
         if t is not list:
-            return {object(): (self._read(k, x, None), 0)}  # (a key no other part has)
+            return {object(): (self._read(k, x, None), 0)}, _copy(x), None  # (a key no other part has)
         seats = k in self.layout.per_seat
         parts: dict[Any, tuple[Read, int]] = {}
+        kept = list(x)
+        was = hit[0] if hit is not None and type(hit[0]) is list else ()
+        if was:
+            old, olds = hit[1], hit[3]
+        items: list = [None] * len(x)  # each non-flat item's part key
         for i, y in enumerate(x):
             if y is None:
                 continue
@@ -275,14 +299,20 @@ class Tracker:
                     mk = (*mk, 0)
                 at = i << 6 if seats else 0  # (the part's key holds ``at``: it never changes)
             else:
-                mk = (k, i, _frozen(y))
+                if i < len(was) and type(was[i]) is type(y) and was[i] == y:  # as it was: its part
+                    kept[i] = was[i]
+                    items[i] = mk = olds[i]
+                    parts[mk] = old[mk]
+                    continue
+                kept[i] = _copy(y)
+                items[i] = mk = (k, i, _frozen(y))
                 read = memo.get(mk) or self._read(k, y, mk, i, seats, nested=False)
                 at = i << 6
             parts[mk] = (read, at)
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
             mk = (k, "#", len(x))
             parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
-        return parts
+        return parts, kept, items
 
     def _read(self, key: str, value: Any, memo: tuple | None, i: int = -1, seats: bool = False,
               length: bool = False, nested: bool = False) -> Read:
