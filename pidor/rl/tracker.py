@@ -14,6 +14,8 @@ was asked about; it shows while the card is not in view (a card in view is *now*
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -34,7 +36,7 @@ class Tracker:
     vector of its view (:meth:`vector`). ``reset`` at each game's start."""
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
-                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status")
+                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values")
 
     def __init__(self, layout: Layout, seat: int) -> None:
         self.layout = layout
@@ -64,6 +66,9 @@ class Tracker:
         #: in another, since the last vector: the view says again where each is last.
         self._touched: set[int] = set()
         self._status: Read = _NONE  # what the table's status put in (read at every vector)
+        #: The last view's keys, in order, and each one's value as kept (``None``: none).
+        self._names: tuple[str, ...] = ()
+        self._values: list[Any] = []
         self._put(([self.layout.offset["seat"] + self.seat], [], []))
 
     # ------------------------------------------------------------------ events
@@ -115,31 +120,29 @@ class Tracker:
         memo, keys = self._memo, self._keys
         if len(memo) > _MEMO:
             memo.clear()
-        read_keys = 0
-        for order, (k, x) in enumerate(view.items()):
-            if x is None or k == "status":
-                continue
-            read_keys += 1
-            hit = keys.get(k)
-            if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
-                continue
-            parts, kept, items = self._parts(k, x, hit)
-            if hit is None:
-                old: dict = {}
-            elif hit[2] != order:  # (the view's keys in another order: read afresh)
-                for read, at in hit[1].values():
-                    self._put(read, -1, (hit[2] << 12) + at)
-                old = {}
-            else:
-                old = hit[1]
-                for pk, (read, at) in old.items():
-                    if pk not in parts:
-                        self._put(read, -1, (order << 12) + at)
-            for pk, (read, at) in parts.items():
-                if pk not in old:
-                    self._put(read, 1, (order << 12) + at)
-            keys[k] = (kept, parts, order, items)
-        if read_keys != len(keys):  # a key gone from the view (or now None)
+        names = tuple(view)
+        values = list(view.values())
+        last = self._values
+        gone = False
+        if names == self._names:  # the keys as last time: the values that changed (compared in C)
+            for order in compress(range(len(values)), map(ne, values, last)):
+                x = values[order]
+                if x is None:
+                    last[order] = None
+                    gone = True
+                elif names[order] != "status":
+                    last[order] = self._key(names[order], x, order)
+        else:
+            self._names = names
+            last = self._values = [None] * len(names)
+            read_keys = 0
+            for order, (k, x) in enumerate(view.items()):
+                if x is None or k == "status":
+                    continue
+                read_keys += 1
+                last[order] = self._key(k, x, order)
+            gone = read_keys != len(keys)
+        if gone:  # a key gone from the view (or now None)
             for k in [k for k in keys if view.get(k) is None]:
                 _, parts, order, _ = keys.pop(k)
                 for read, at in parts.values():
@@ -152,6 +155,31 @@ class Tracker:
             self._touched.clear()
         self._put_status(self._read_status(view.get("status") or {}, agenda, pending))
         return self._out.copy()
+
+    def _key(self, k: str, x: Any, order: int) -> Any:
+        """Put in the view's entry ``k`` (``x``, not ``None``; ``order``: its place among
+        the view's keys) in place of what it put last; ``x`` as kept (:meth:`_parts`)."""
+        keys = self._keys
+        hit = keys.get(k)
+        if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
+            return hit[0]
+        parts, kept, items = self._parts(k, x, hit)
+        if hit is None:
+            old: dict = {}
+        elif hit[2] != order:  # (the view's keys in another order: read afresh)
+            for read, at in hit[1].values():
+                self._put(read, -1, (hit[2] << 12) + at)
+            old = {}
+        else:
+            old = hit[1]
+            for pk, (read, at) in old.items():
+                if pk not in parts:
+                    self._put(read, -1, (order << 12) + at)
+        for pk, (read, at) in parts.items():
+            if pk not in old:
+                self._put(read, 1, (order << 12) + at)
+        keys[k] = (kept, parts, order, items)
+        return kept
 
     def _put(self, read: Read, sign: int = 1, order: int = 0) -> None:
         """Put ``read`` in the vector (``sign`` -1: take it out); ``order``: where its first
