@@ -29,6 +29,8 @@ __all__ = ["Tracker"]
 #: (card, place), the numbers (entry, value).
 Read = tuple[list[int], list[tuple[int, int]], list[tuple[int, float]]]
 _NONE: Read = ([], [], [])
+#: The longest list whose parts are kept whole (``Tracker._wholes``): seats, a trick, not a hand.
+_SHORT = 6
 
 
 class Tracker:
@@ -36,7 +38,8 @@ class Tracker:
     vector of its view (:meth:`vector`). ``reset`` at each game's start."""
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
-                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values")
+                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
+                 "_wholes", "_deep")
 
     def __init__(self, layout: Layout, seat: int) -> None:
         self.layout = layout
@@ -47,6 +50,10 @@ class Tracker:
         #: What an entry of a view with a scalar value or a flat list's item puts in the
         #: vector (most are the same from one decision to the next).
         self._memo: dict[tuple, Read] = {}
+        #: The parts (:meth:`_parts`) of a key's flat value or short list of flat values,
+        #: by the key and the value (a list as a tuple); shared, never changed.
+        self._wholes: dict[tuple, dict] = {}
+        self._deep: set[str] = set()  # keys that held a list of lists or dicts
         self.reset()
 
     def reset(self) -> None:
@@ -120,6 +127,8 @@ class Tracker:
         memo, keys = self._memo, self._keys
         if len(memo) > _MEMO:
             memo.clear()
+        if len(self._wholes) > _MEMO:
+            self._wholes.clear()
         names = tuple(view)
         values = list(view.values())
         last = self._values
@@ -304,12 +313,25 @@ class Tracker:
         next view's with (:func:`_copy`), and a list's non-flat items' part keys.
         ``hit``: what ``k`` put in last (:attr:`_keys`), whose non-flat items that did not
         change are not read, frozen or copied again."""
-        memo = self._memo
+        memo, wholes = self._memo, self._wholes
         t = type(x)
         if t in _FLAT:
-            return {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}, x, None
+            parts = wholes.get((k, x))
+            if parts is None:
+                parts = wholes[(k, x)] = {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}
+            return parts, x, None
         if t is not list:
             return {object(): (self._read(k, x, None), 0)}, _copy(x), None  # (a key no other part has)
+        whole = None
+        if len(x) <= _SHORT and k not in self._deep:  # a short list of flat values: read once
+            try:
+                parts = wholes.get(whole := (k, tuple(x)))
+            except TypeError:  # (an item is a list or a dict: not flat)
+                self._deep.add(k)
+                whole = None
+            else:
+                if parts is not None:
+                    return parts, list(x), None
         seats = k in self.layout.per_seat
         parts: dict[Any, tuple[Read, int]] = {}
         kept = list(x)
@@ -340,6 +362,8 @@ class Tracker:
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
             mk = (k, "#", len(x))
             parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
+        if whole is not None:
+            wholes[whole] = parts
         return parts, kept, items
 
     def _read(self, key: str, value: Any, memo: tuple | None, i: int = -1, seats: bool = False,
