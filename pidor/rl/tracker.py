@@ -238,15 +238,18 @@ class Tracker:
             for i, v in read[2]:
                 values = sums.get(i)
                 if sign == 1:
-                    if values is None:
-                        values = sums[i] = []
+                    if values is None:  # (the one number there, as ``sum`` gives it: -0.0 is 0.0)
+                        sums[i] = [v]
+                        v = 0.0 + v
+                        out[i] = v if -limit <= v <= limit else limit if v > 0 else -limit
+                        continue
                     values.append(v)
+                elif len(values) == 1:  # (it was the one number there)
+                    del sums[i]
+                    out[i] = 0.0
+                    continue
                 else:
                     values.remove(v)
-                    if not values:
-                        del sums[i]
-                        out[i] = 0.0
-                        continue
                 v = sum(values)
                 out[i] = v if -limit <= v <= limit else limit if v > 0 else -limit
 
@@ -320,8 +323,9 @@ class Tracker:
             if parts is None:
                 parts = wholes[(k, x)] = {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}
             return parts, x, None
-        if t is not list:
-            return {object(): (self._read(k, x, None), 0)}, _copy(x), None  # (a key no other part has)
+        if t is not list:  # (a dict: read once per content, as a list's item)
+            mk = (k, _frozen(x))
+            return {mk: (memo.get(mk) or self._read(k, x, mk), 0)}, _copy(x), None
         whole = None
         if len(x) <= _SHORT and k not in self._deep:  # a short list of flat values: read once
             try:
