@@ -351,7 +351,12 @@ class PidorEnv(AECEnv):
                 pending = (choice.prefix[0], [deck[t - card0] for t in choice.prefix[1:] if t != self.codec.end])
         window = table.window
         agenda = None if window is None else {"seat": window.seat, "action": window.action}
-        vector = tracker.vector(table.view(seat), agenda, pending)
+        if table.court is None:  # the game's view and what the tracker reads of the table's status
+            view = table.game.view(seat)
+            view["status"] = {"state": table.state, "mark": table.mark, "honest_only": table.honest_only}
+        else:
+            view = table.view(seat)
+        vector = tracker.vector(view, agenda, pending)
         found = self._cache[agent] = {"observation": vector, "action_mask": np.frombuffer(mask, np.int8),
                                       "honest_mask": np.frombuffer(honest, np.int8)}
         return found
