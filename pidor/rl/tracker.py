@@ -172,6 +172,12 @@ class Tracker:
         hit = keys.get(k)
         if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
             return hit[0]
+        if (hit is not None and hit[2] == order and type(x) is list and len(x) > _SHORT and x
+                and type(x[0]) is str and type(hit[0]) is list and hit[0] and type(hit[0][0]) is str
+                and k not in self.layout.per_seat):
+            kept = self._cards(k, x, hit, order)
+            if kept is not None:
+                return kept
         parts, kept, items = self._parts(k, x, hit)
         if hit is None:
             old: dict = {}
@@ -307,6 +313,30 @@ class Tracker:
         numbers.extend((base + k, min(count, 3) / 3.0) for k, count in self.counts.items())
         self.counts = {}
         return ones, [], numbers
+
+    def _cards(self, k: str, x: list, hit: tuple, order: int) -> list | None:
+        """:meth:`_key` for a long list of strings (a hand) that was one last time, each
+        value once: where each is in the list makes no difference (:meth:`_parts`), so
+        only the values gone and come are taken out and put in. ``None``: not such a list."""
+        was = hit[0]
+        try:
+            now, before = set(x), set(was)
+        except TypeError:  # (an item is a list or a dict)
+            return None
+        if len(now) != len(x) or len(before) != len(was) or None in now:
+            return None
+        parts, memo, at = dict(hit[1]), self._memo, order << 12
+        for y in before - now:
+            read, _ = parts.pop((k, -1, y))
+            self._put(read, -1, at)
+        for y in now - before:
+            mk = (k, -1, y)
+            read = memo.get(mk) or self._read(k, y, mk, 0, False)
+            parts[mk] = (read, 0)
+            self._put(read, 1, at)
+        kept = list(x)
+        self._keys[k] = (kept, parts, order, None)
+        return kept
 
     def _parts(self, k: str, x: Any, hit: tuple | None) -> tuple[dict[Any, tuple[Read, int]], Any, list | None]:
         """What the view's entry ``k`` puts in the vector, in parts, each with where its
