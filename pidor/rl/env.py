@@ -332,8 +332,7 @@ class PidorEnv(AECEnv):
         tracker, log = self._trackers[seat], self._log
         k = self._fed[seat]
         if k < len(log):
-            for e in log[k:]:
-                tracker.event(e)
+            tracker.events(log[k:])
             self._fed[seat] = len(log)
         table = self.table
         size = self.codec.size

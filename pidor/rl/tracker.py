@@ -83,14 +83,23 @@ class Tracker:
     def event(self, event: dict) -> None:
         """An event of this seat's game, in order: projected for the seat, or in full (it is
         projected here, the seat's ``_private`` fields only)."""
+        self.events((event,))
+
+    def events(self, events: list[dict] | tuple[dict, ...]) -> None:
+        """:meth:`event` of each of ``events``, in order."""
         layout = self.layout
-        kind = event["type"]
-        k = layout._event.get(kind, layout.other_event)
-        counts = self.counts
-        counts[k] = counts.get(k, 0) + 1
-        paths = layout.card_events.get(kind)
-        if paths is None:  # (it never showed a card)
-            return
+        index, other, card_events, counts = layout._event, layout.other_event, layout.card_events, self.counts
+        for event in events:
+            kind = event["type"]
+            k = index.get(kind, other)
+            counts[k] = counts.get(k, 0) + 1
+            paths = card_events.get(kind)
+            if paths is not None:  # (else it never showed a card)
+                self._shown(event, paths)
+
+    def _shown(self, event: dict, paths: list[tuple[tuple[str, ...], int]]) -> None:
+        """The cards ``event`` shows, at the places ``paths`` say."""
+        layout = self.layout
         if "_private" in event:
             event = project(event, self.seat)
         code, in_view = layout.code, self._in_view
