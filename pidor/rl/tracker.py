@@ -453,9 +453,17 @@ def _copy(x: Any) -> Any:
     """``x`` as it is now (a view may hand out the engine's own lists, changed later in place)."""
     t = type(x)
     if t is list:
-        return [_copy(y) for y in x]
+        out = x[:]
+        for i, y in enumerate(x):
+            if type(y) in _DEEP:
+                out[i] = _copy(y)
+        return out
     if t is dict:
-        return {k: _copy(v) for k, v in x.items()}
+        out = x.copy()
+        for k, v in x.items():
+            if type(v) in _DEEP:
+                out[k] = _copy(v)
+        return out
     return x
 
 
@@ -463,7 +471,10 @@ def _frozen(x: Any) -> Any:
     """``x`` as a key (lists as tuples, dicts as tuples of their items)."""
     t = type(x)
     if t is list:
-        return tuple(_frozen(y) for y in x)
+        return tuple([_frozen(y) if type(y) in _DEEP else y for y in x])
     if t is dict:
-        return tuple((k, _frozen(v)) for k, v in x.items())
+        return tuple([(k, _frozen(v) if type(v) in _DEEP else v) for k, v in x.items()])
     return x
+
+
+_DEEP = (list, dict)
