@@ -14,6 +14,8 @@ was asked about; it shows while the card is not in view (a card in view is *now*
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
@@ -27,6 +29,8 @@ __all__ = ["Tracker"]
 #: (card, place), the numbers (entry, value).
 Read = tuple[list[int], list[tuple[int, int]], list[tuple[int, float]]]
 _NONE: Read = ([], [], [])
+#: The longest list whose parts are kept whole (``Tracker._wholes``): seats, a trick, not a hand.
+_SHORT = 6
 
 
 class Tracker:
@@ -34,7 +38,8 @@ class Tracker:
     vector of its view (:meth:`vector`). ``reset`` at each game's start."""
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
-                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status")
+                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
+                 "_wholes", "_deep")
 
     def __init__(self, layout: Layout, seat: int) -> None:
         self.layout = layout
@@ -45,6 +50,10 @@ class Tracker:
         #: What an entry of a view with a scalar value or a flat list's item puts in the
         #: vector (most are the same from one decision to the next).
         self._memo: dict[tuple, Read] = {}
+        #: The parts (:meth:`_parts`) of a key's flat value or short list of flat values,
+        #: by the key and the value (a list as a tuple); shared, never changed.
+        self._wholes: dict[tuple, dict] = {}
+        self._deep: set[str] = set()  # keys that held a list of lists or dicts
         self.reset()
 
     def reset(self) -> None:
@@ -54,9 +63,9 @@ class Tracker:
         self._out = np.zeros(self.layout.size, np.float32)
         self._ones: dict[int, int] = {}  # entry -> how many reads put a 1 there
         self._sums: dict[int, list[float]] = {}  # entry -> the numbers the reads put there
-        #: A view's key -> its value, its parts (:meth:`_parts`) and its order in the view,
-        #: as last put in.
-        self._keys: dict[str, tuple[Any, dict[Any, Read], int]] = {}
+        #: A view's key -> its value, its parts, its order in the view and a list's items'
+        #: part keys (:meth:`_parts`), as last put in.
+        self._keys: dict[str, tuple[Any, dict[Any, Read], int, list | None]] = {}
         #: card -> (its order in the view, its place) of each time it is in the view: where
         #: it is last in the view's order is where the seat last saw it.
         self._in_view: dict[int, list[tuple[int, int]]] = {}
@@ -64,6 +73,9 @@ class Tracker:
         #: in another, since the last vector: the view says again where each is last.
         self._touched: set[int] = set()
         self._status: Read = _NONE  # what the table's status put in (read at every vector)
+        #: The last view's keys, in order, and each one's value as kept (``None``: none).
+        self._names: tuple[str, ...] = ()
+        self._values: list[Any] = []
         self._put(([self.layout.offset["seat"] + self.seat], [], []))
 
     # ------------------------------------------------------------------ events
@@ -71,14 +83,23 @@ class Tracker:
     def event(self, event: dict) -> None:
         """An event of this seat's game, in order: projected for the seat, or in full (it is
         projected here, the seat's ``_private`` fields only)."""
+        self.events((event,))
+
+    def events(self, events: list[dict] | tuple[dict, ...]) -> None:
+        """:meth:`event` of each of ``events``, in order."""
         layout = self.layout
-        kind = event["type"]
-        k = layout._event.get(kind, layout.other_event)
-        counts = self.counts
-        counts[k] = counts.get(k, 0) + 1
-        paths = layout.card_events.get(kind)
-        if paths is None:  # (it never showed a card)
-            return
+        index, other, card_events, counts = layout._event, layout.other_event, layout.card_events, self.counts
+        for event in events:
+            kind = event["type"]
+            k = index.get(kind, other)
+            counts[k] = counts.get(k, 0) + 1
+            paths = card_events.get(kind)
+            if paths is not None:  # (else it never showed a card)
+                self._shown(event, paths)
+
+    def _shown(self, event: dict, paths: list[tuple[tuple[str, ...], int]]) -> None:
+        """The cards ``event`` shows, at the places ``paths`` say."""
+        layout = self.layout
         if "_private" in event:
             event = project(event, self.seat)
         code, in_view = layout.code, self._in_view
@@ -115,33 +136,33 @@ class Tracker:
         memo, keys = self._memo, self._keys
         if len(memo) > _MEMO:
             memo.clear()
-        read_keys = 0
-        for order, (k, x) in enumerate(view.items()):
-            if x is None or k == "status":
-                continue
-            read_keys += 1
-            hit = keys.get(k)
-            if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
-                continue
-            parts = self._parts(k, x)
-            if hit is None:
-                old: dict = {}
-            elif hit[2] != order:  # (the view's keys in another order: read afresh)
-                for read, at in hit[1].values():
-                    self._put(read, -1, (hit[2] << 12) + at)
-                old = {}
-            else:
-                old = hit[1]
-                for pk, (read, at) in old.items():
-                    if pk not in parts:
-                        self._put(read, -1, (order << 12) + at)
-            for pk, (read, at) in parts.items():
-                if pk not in old:
-                    self._put(read, 1, (order << 12) + at)
-            keys[k] = (x if type(x) in _FLAT else _copy(x), parts, order)
-        if read_keys != len(keys):  # a key gone from the view (or now None)
+        if len(self._wholes) > _MEMO:
+            self._wholes.clear()
+        names = tuple(view)
+        values = list(view.values())
+        last = self._values
+        gone = False
+        if names == self._names:  # the keys as last time: the values that changed (compared in C)
+            for order in compress(range(len(values)), map(ne, values, last)):
+                x = values[order]
+                if x is None:
+                    last[order] = None
+                    gone = True
+                elif names[order] != "status":
+                    last[order] = self._key(names[order], x, order)
+        else:
+            self._names = names
+            last = self._values = [None] * len(names)
+            read_keys = 0
+            for order, (k, x) in enumerate(view.items()):
+                if x is None or k == "status":
+                    continue
+                read_keys += 1
+                last[order] = self._key(k, x, order)
+            gone = read_keys != len(keys)
+        if gone:  # a key gone from the view (or now None)
             for k in [k for k in keys if view.get(k) is None]:
-                _, parts, order = keys.pop(k)
+                _, parts, order, _ = keys.pop(k)
                 for read, at in parts.values():
                     self._put(read, -1, (order << 12) + at)
         if self._touched:
@@ -150,10 +171,39 @@ class Tracker:
                 if places:
                     self.last[c] = max(places)[1]
             self._touched.clear()
-        self._put(self._status, -1)
-        self._status = self._read_status(view.get("status") or {}, agenda, pending)
-        self._put(self._status)
+        self._put_status(self._read_status(view.get("status") or {}, agenda, pending))
         return self._out.copy()
+
+    def _key(self, k: str, x: Any, order: int) -> Any:
+        """Put in the view's entry ``k`` (``x``, not ``None``; ``order``: its place among
+        the view's keys) in place of what it put last; ``x`` as kept (:meth:`_parts`)."""
+        keys = self._keys
+        hit = keys.get(k)
+        if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
+            return hit[0]
+        if (hit is not None and hit[2] == order and type(x) is list and len(x) > _SHORT and x
+                and type(x[0]) is str and type(hit[0]) is list and hit[0] and type(hit[0][0]) is str
+                and k not in self.layout.per_seat):
+            kept = self._cards(k, x, hit, order)
+            if kept is not None:
+                return kept
+        parts, kept, items = self._parts(k, x, hit)
+        if hit is None:
+            old: dict = {}
+        elif hit[2] != order:  # (the view's keys in another order: read afresh)
+            for read, at in hit[1].values():
+                self._put(read, -1, (hit[2] << 12) + at)
+            old = {}
+        else:
+            old = hit[1]
+            for pk, (read, at) in old.items():
+                if pk not in parts:
+                    self._put(read, -1, (order << 12) + at)
+        for pk, (read, at) in parts.items():
+            if pk not in old:
+                self._put(read, 1, (order << 12) + at)
+        keys[k] = (kept, parts, order, items)
+        return kept
 
     def _put(self, read: Read, sign: int = 1, order: int = 0) -> None:
         """Put ``read`` in the vector (``sign`` -1: take it out); ``order``: where its first
@@ -203,17 +253,38 @@ class Tracker:
             for i, v in read[2]:
                 values = sums.get(i)
                 if sign == 1:
-                    if values is None:
-                        values = sums[i] = []
+                    if values is None:  # (the one number there, as ``sum`` gives it: -0.0 is 0.0)
+                        sums[i] = [v]
+                        v = 0.0 + v
+                        out[i] = v if -limit <= v <= limit else limit if v > 0 else -limit
+                        continue
                     values.append(v)
+                elif len(values) == 1:  # (it was the one number there)
+                    del sums[i]
+                    out[i] = 0.0
+                    continue
                 else:
                     values.remove(v)
-                    if not values:
-                        del sums[i]
-                        out[i] = 0.0
-                        continue
                 v = sum(values)
                 out[i] = v if -limit <= v <= limit else limit if v > 0 else -limit
+
+    def _put_status(self, read: Read) -> None:
+        """Put what the table's status puts in the vector in place of what it put last.
+        Its entries (the blocks from ``event`` on, but ``seat``) are its alone, and hold
+        no card: no count of the keys that put a 1 there is needed, and a number there is
+        the one value put (at most 1: a share of seats, a count of at most 3 over 3)."""
+        old, out = self._status, self._out
+        if read[0] != old[0]:
+            for i in old[0]:
+                out[i] = 0.0
+            for i in read[0]:
+                out[i] = 1.0
+        if read[2] != old[2]:
+            for i, _ in old[2]:
+                out[i] = 0.0
+            for i, v in read[2]:
+                out[i] = v
+        self._status = read
 
     def _read_status(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None) -> Read:
         """What the table's status, the window's or court's agenda, a composite action's
@@ -252,19 +323,65 @@ class Tracker:
         self.counts = {}
         return ones, [], numbers
 
-    def _parts(self, k: str, x: Any) -> dict[Any, tuple[Read, int]]:
+    def _cards(self, k: str, x: list, hit: tuple, order: int) -> list | None:
+        """:meth:`_key` for a long list of strings (a hand) that was one last time, each
+        value once: where each is in the list makes no difference (:meth:`_parts`), so
+        only the values gone and come are taken out and put in. ``None``: not such a list."""
+        was = hit[0]
+        try:
+            now, before = set(x), set(was)
+        except TypeError:  # (an item is a list or a dict)
+            return None
+        if len(now) != len(x) or len(before) != len(was) or None in now:
+            return None
+        parts, memo, at = dict(hit[1]), self._memo, order << 12
+        for y in before - now:
+            read, _ = parts.pop((k, -1, y))
+            self._put(read, -1, at)
+        for y in now - before:
+            mk = (k, -1, y)
+            read = memo.get(mk) or self._read(k, y, mk, 0, False)
+            parts[mk] = (read, 0)
+            self._put(read, 1, at)
+        kept = list(x)
+        self._keys[k] = (kept, parts, order, None)
+        return kept
+
+    def _parts(self, k: str, x: Any, hit: tuple | None) -> tuple[dict[Any, tuple[Read, int]], Any, list | None]:
         """What the view's entry ``k`` puts in the vector, in parts, each with where its
         cards begin in the key's order: a list item by item (a hand changes by a card, a
         «пидор» stack by its cards, and only that part is taken out), anything else whole.
-        A part's key says what it was read from."""
-        memo = self._memo
+        A part's key says what it was read from. Also ``x`` as it is now, to compare the
+        next view's with (:func:`_copy`), and a list's non-flat items' part keys.
+        ``hit``: what ``k`` put in last (:attr:`_keys`), whose non-flat items that did not
+        change are not read, frozen or copied again."""
+        memo, wholes = self._memo, self._wholes
         t = type(x)
         if t in _FLAT:
-            return {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}
-        if t is not list:
-            return {object(): (self._read(k, x, None), 0)}  # (a key no other part has)
+            parts = wholes.get((k, x))
+            if parts is None:
+                parts = wholes[(k, x)] = {(k, x): (memo.get((k, x)) or self._read(k, x, (k, x)), 0)}
+            return parts, x, None
+        if t is not list:  # (a dict: read once per content, as a list's item)
+            mk = (k, _frozen(x))
+            return {mk: (memo.get(mk) or self._read(k, x, mk), 0)}, _copy(x), None
+        whole = None
+        if len(x) <= _SHORT and k not in self._deep:  # a short list of flat values: read once
+            try:
+                parts = wholes.get(whole := (k, tuple(x)))
+            except TypeError:  # (an item is a list or a dict: not flat)
+                self._deep.add(k)
+                whole = None
+            else:
+                if parts is not None:
+                    return parts, list(x), None
         seats = k in self.layout.per_seat
         parts: dict[Any, tuple[Read, int]] = {}
+        kept = list(x)
+        was = hit[0] if hit is not None and type(hit[0]) is list else ()
+        if was:
+            old, olds = hit[1], hit[3]
+        items: list = [None] * len(x)  # each non-flat item's part key
         for i, y in enumerate(x):
             if y is None:
                 continue
@@ -275,14 +392,22 @@ class Tracker:
                     mk = (*mk, 0)
                 at = i << 6 if seats else 0  # (the part's key holds ``at``: it never changes)
             else:
-                mk = (k, i, _frozen(y))
+                if i < len(was) and type(was[i]) is type(y) and was[i] == y:  # as it was: its part
+                    kept[i] = was[i]
+                    items[i] = mk = olds[i]
+                    parts[mk] = old[mk]
+                    continue
+                kept[i] = _copy(y)
+                items[i] = mk = (k, i, _frozen(y))
                 read = memo.get(mk) or self._read(k, y, mk, i, seats, nested=False)
                 at = i << 6
             parts[mk] = (read, at)
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
             mk = (k, "#", len(x))
             parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
-        return parts
+        if whole is not None:
+            wholes[whole] = parts
+        return parts, kept, items
 
     def _read(self, key: str, value: Any, memo: tuple | None, i: int = -1, seats: bool = False,
               length: bool = False, nested: bool = False) -> Read:
@@ -328,9 +453,17 @@ def _copy(x: Any) -> Any:
     """``x`` as it is now (a view may hand out the engine's own lists, changed later in place)."""
     t = type(x)
     if t is list:
-        return [_copy(y) for y in x]
+        out = x[:]
+        for i, y in enumerate(x):
+            if type(y) in _DEEP:
+                out[i] = _copy(y)
+        return out
     if t is dict:
-        return {k: _copy(v) for k, v in x.items()}
+        out = x.copy()
+        for k, v in x.items():
+            if type(v) in _DEEP:
+                out[k] = _copy(v)
+        return out
     return x
 
 
@@ -338,7 +471,10 @@ def _frozen(x: Any) -> Any:
     """``x`` as a key (lists as tuples, dicts as tuples of their items)."""
     t = type(x)
     if t is list:
-        return tuple(_frozen(y) for y in x)
+        return tuple([_frozen(y) if type(y) in _DEEP else y for y in x])
     if t is dict:
-        return tuple((k, _frozen(v)) for k, v in x.items())
+        return tuple([(k, _frozen(v) if type(v) in _DEEP else v) for k, v in x.items()])
     return x
+
+
+_DEEP = (list, dict)
