@@ -149,7 +149,9 @@ def play_ray(setup: Setup, games: list[Game], played: Callable[[dict], bool], *,
             stop.set()
             for ref in refs:
                 ray.cancel(ref)
-        ray.wait(refs, num_returns=len(refs), timeout=GRACE)
+        _, running = ray.wait(refs, num_returns=len(refs), timeout=GRACE)
+        for ref in running:  # (as a local worker that outlives the grace is killed)
+            ray.cancel(ref, force=True)
         ray.kill(stop.flag)
         out.shutdown()
     return got.result()
