@@ -60,3 +60,22 @@ def test_an_external_match_on_ray_plays_each_game_once_in_two_tasks_and_the_logs
     assert all(verify(read_log(r["log"]), r["log"]).ok for r in result.records)
     assert len({port for port, _ in told}) == 2, told  # two servers, one a task
     assert all(int(ppid) != os.getpid() for _, ppid in told), told  # launched by the tasks, not here
+
+
+def test_a_cluster_that_cannot_be_reached_is_one_line_that_names_it(monkeypatch):
+    """Ray's ConnectionError is an OSError: the match told the user to give its logs a place
+    it may write. Now the line names the address and Ray's reason (exit status 1)."""
+    from click.testing import CliRunner
+
+    from pidor.cli import main
+
+    def unreachable(address=None, **kwargs):
+        raise ConnectionError(f"Failed to connect to Ray cluster at {address}")
+
+    monkeypatch.setattr(ray, "init", unreachable)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    result = CliRunner().invoke(main, ["match", "--players", "2", "--games", "2", "--concurrency", "2",
+                                       "--ray", "10.9.9.9:1"])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines()[-1] == (
+        "Error: --ray 10.9.9.9:1: Failed to connect to Ray cluster at 10.9.9.9:1")

@@ -21,7 +21,8 @@ _setup: Setup | None = None  # a worker's setup
 
 
 class RayUnavailable(RuntimeError):
-    """``--ray`` was asked for and Ray is not installed (``pip install 'pidor[ray]'``)."""
+    """``--ray`` was asked for and Ray is not installed (``pip install 'pidor[ray]'``), or
+    its cluster cannot be reached."""
 
 
 def _init(setup: Setup) -> None:
@@ -53,17 +54,18 @@ def ray_connected(address: str):
     except ImportError:
         raise RayUnavailable("--ray needs Ray: pip install 'pidor[ray]'") from None
     if not ray.is_initialized():
-        ray.init(address=None if address == "auto" else address)
+        try:
+            ray.init(address=None if address == "auto" else address)
+        except Exception as e:  # (ConnectionError is an OSError: the match would blame its files)
+            raise RayUnavailable(f"--ray {address}: {e}") from None
     return ray
 
 
 def _ray_pool(workers: int, address: str, setup: Setup):
-    try:
-        from ray.util.multiprocessing import Pool
-    except ImportError:
-        raise RayUnavailable("--ray needs Ray: pip install 'pidor[ray]'") from None
-    return Pool(processes=workers, initializer=_init, initargs=(setup,),
-                ray_address=None if address == "auto" else address)
+    ray_connected(address)
+    from ray.util.multiprocessing import Pool
+
+    return Pool(processes=workers, initializer=_init, initargs=(setup,))
 
 
 def play_all(setup: Setup, games: Iterable[Game], workers: int = 1, ray: str | None = None) -> Iterator[dict]:
