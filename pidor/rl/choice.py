@@ -24,14 +24,6 @@ class Choice:
                  honest: list[Action] = ()) -> None:
         self.codec = codec
         self.prefix: list[int] = []  # the ids of a composite action chosen so far
-        if codec.card0 is None:  # (no action takes cards: each is one id)
-            ids = codec.head_ids(possible)
-            self.possible = [*moves, *ids]
-            self.honest = [*moves, *(ids if honest is possible else codec.head_ids(honest))]
-            self._simple = dict(zip(ids, possible))
-            self._seqs = None
-            self._honest_seqs = {}
-            return
         head = codec.head
         ids = list(moves)
         honest_ids = list(moves)

@@ -108,12 +108,6 @@ class ActionCodec:
     def composite(self, kind: str) -> bool:
         return bool(self.by_name[kind].cards)
 
-    def head_ids(self, actions: list[Action]) -> list[int]:
-        """:meth:`head` of each of ``actions``."""
-        get = self._ids.get
-        found = [get(a) for a in actions]
-        return found if None not in found else [self.head(a) for a in actions]
-
     def head(self, action: Action) -> int:
         """The id of ``action``'s kind and non-``cards`` arguments (the whole action when it
         has no ``cards`` argument)."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium
-import numpy as np
 
 from ..bots.specs import check_plays, make_policy, parse_spec
 from ..driver import Driver
