@@ -170,7 +170,7 @@ def first_fast(test):
 #: What may be in Latin letters on a Russian screen (issue 28 §2): cards (10♥), names (bot-2,
 #: a player's name, given by the caller), rule ids (D4b, T6, B5f: any game's letter), hashes and
 #: seeds, the commands a person types (`start`, `bot МЕСТО`, an option's command before its «—»:
-#: «1) cover 7♠ 0 — …», «1) lead K 9♥ — …», «1) take_penalty — …»; a key: [y], «n — …») and what
+#: «1) крою 7♠ 0 — …», «1) кладу K 9♥ — …», «1) take_penalty — …»; a key: [y], «n — …») and what
 #: the person typed (a line after the prompt «> »).
 _ALLOWED_LATIN = [
     re.compile(r"(?:10|[2-9TJQKA])[♣♦♥♠]"),
@@ -178,7 +178,7 @@ _ALLOWED_LATIN = [
     re.compile(r"\b[A-Z]\d+[a-z]?\b"),
     re.compile(r"\bSHA-256\b|\b[0-9a-f]{16,}\b"),
     re.compile(r"`[^`\n]*`|\[[a-z]\]|\b(?:Enter|[a-z]) —"),
-    re.compile(r"^ {2}\d+\) [a-z_]+[^—\n]*", re.M),
+    re.compile(r"^ {2}\d+\) [a-zа-яё_]+[^—\n]*", re.M),
     re.compile(r"> .*$", re.M),
 ]
 

@@ -114,7 +114,7 @@ class Person:
                  short: dict[str, str] | None = None) -> None:
         self.term = term
         self.sets = sets  # the game has sets to discard, named by rank (махлёж: a set that is not one)
-        self.short = short or {}  # the game's short commands (GameText.SHORT: «c» for cover)
+        self.short = short or {}  # the game's short commands (GameText.ALIASES: «c» for cover)
         self.typed: list[tuple[str, str]] = []  # (kind, keys): move, cheat, call, vote
         self.call_after = call_after  # call in the window after this many own moves
         self.courts = 0

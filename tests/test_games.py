@@ -70,6 +70,10 @@ def test_every_folder_declares_a_whole_spec(game):
         assert f.kind in ("title", "seats", "scores", "letters") and {"ru", "en"} <= set(f.help)
     assert not set(s.events) & set(TABLE_EVENTS) - {"out", "give"}, "a game's event may not take a table event's name"
     assert not set(engine.ACTIONS) & TABLE_WORDS, "a game's action may not take a word pidor play keeps for the table"
+    aliases = text_of(game).ALIASES
+    assert not set(aliases) & TABLE_WORDS, "a game's alias may not take a word pidor play keeps for the table"
+    assert not set(aliases) & set(engine.ACTIONS), "an alias may not name another of the game's actions"
+    assert all(1 <= len(a.split()) <= 2 and a == a.lower() for a in aliases), "aliases are one or two lowercase words"
 
 
 def test_the_suite_seats_every_game_whatever_players_it_takes():

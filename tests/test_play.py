@@ -20,7 +20,8 @@ from pidor.engine.seeds import Rng
 from pidor.engine.table import Table
 from pidor.play.command import play
 from pidor.play import commands
-from pidor.play.commands import CommandError, parse_command
+from pidor.games import GAME_IDS, game_class, text_of
+from pidor.play.commands import CommandError, help_text, parse_command
 from pidor.play.text import option_command
 from pidor.play.session import Session
 
@@ -57,10 +58,24 @@ PIDOR_TURN = [{"type": "beat", "card": "Th", "target": 1}, {"type": "take", "ind
     ("vote pidor", "pidor", {"type": "vote", "guilty": True}),
     ("vote clean", "podkidnoy", {"type": "vote", "guilty": False}),
     ("start", None, {"type": "start"}),
+    # the table's Russian: the same requests
+    ("крою 7s 0", "podkidnoy", {"type": "act", "action": {"type": "cover", "card": "7s", "target": 0}}),
+    ("Беру", "podkidnoy", {"type": "act", "action": {"type": "take"}}),
+    ("бито", "podkidnoy", {"type": "act", "action": {"type": "bito"}}),
+    ("бью Qs", "pidor", {"type": "act", "action": {"type": "beat", "card": "Qs", "target": 1}}),
+    ("не верю 1", "doubt", {"type": "act", "action": {"type": "doubt", "index": 1}}),
+    ("НЕ ВЕРЮ 0", "doubt", {"type": "act", "action": {"type": "doubt", "index": 0}}),
+    ("пас", "hundred_one", {"type": "act", "action": {"type": "skip"}}),
+    ("пидор", "pidor", {"type": "call"}),
+    ("мимо", "pidor", {"type": "pass"}),
+    ("голос пидор", "pidor", {"type": "vote", "guilty": True}),
+    ("голос чист", "podkidnoy", {"type": "vote", "guilty": False}),
+    ("старт", None, {"type": "start"}),
+    ("бот 2 builtin:random", None, {"type": "bot", "seat": 2, "spec": "builtin:random"}),
 ])
 def test_play_commands_become_protocol_requests(line, game, message):
     view = {"pidor": {"table": ["8h", "9h"]}, "podkidnoy": None,
-            "perevodnoy": {"table": [["6s", "7s"], ["Ks", None]]}, "simple": None, None: None}[game]
+            "perevodnoy": {"table": [["6s", "7s"], ["Ks", None]]}, "simple": None, None: None}.get(game)
     cmd = parse_command(line, game=game, options=PIDOR_TURN if game == "pidor" else [], view=view, players=4)
     assert cmd.kind == "send" and cmd.message == message
 
@@ -103,9 +118,11 @@ def test_every_option_typed_as_shown_is_that_option(name, options):
         for seat in t.to_act():
             honest = [t.game.action_data(a) for a in t.honest_actions(seat)]
             for action in honest:
-                cmd = parse_command(option_command(action), game=options["game"], options=honest,
-                                    view=t.view(seat), players=options["players"])
-                assert cmd.message == {"type": "act", "action": action}, option_command(action)
+                for lang in ("en", "ru"):  # (in Russian with the game's Russian words: ``крою 7♠ 0``)
+                    typed = option_command(action, options["game"], lang)
+                    cmd = parse_command(typed, game=options["game"], options=honest,
+                                        view=t.view(seat), players=options["players"])
+                    assert cmd.message == {"type": "act", "action": action}, typed
                 seen += 1
         if driver.play(0.0, 1) == 0:
             driver.feed(t.tick(t.deadline()))
@@ -134,6 +151,34 @@ def test_play_local_commands():
     assert parse_command("", game="pidor") is None
     assert [parse_command(w, game="pidor").kind for w in ("help", "quit", "view", "hint off")] == \
         ["help", "quit", "view", "hints_off"]
+    assert [parse_command(w, game="pidor").kind for w in ("помощь", "выход", "стол", "подсказки выкл")] == \
+        ["help", "quit", "view", "hints_off"]
+
+
+def test_play_usage_is_in_the_session_language():
+    with pytest.raises(CommandError) as err:
+        parse_command("крою", game="podkidnoy", lang="ru")
+    assert err.value.key == "usage" and err.value.params["usage"] == "cover КАРТА [НОМЕР]"
+    with pytest.raises(CommandError) as err:
+        parse_command("бот", game="pidor", lang="ru")
+    assert err.value.params["usage"] == "бот МЕСТО [БОТ]"
+    with pytest.raises(CommandError) as err:
+        parse_command("cover", game="podkidnoy")
+    assert err.value.params["usage"] == "cover CARD [TARGET]"
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_play_help_lists_the_games_own_actions(game):
+    """``help`` is made from the game's folder: every action of the game with its other
+    words, in both languages, and no other game's actions (issue 28's one folder a game)."""
+    for lang in ("ru", "en"):
+        text = help_text(game, lang)
+        rows = [line.split()[0] for line in text.split("\n")[2:2 + len(game_class(game).ACTIONS)]]
+        assert rows == list(game_class(game).ACTIONS), (game, lang)
+        for alias in text_of(game).ALIASES:
+            if text_of(game).ALIASES[alias] in game_class(game).ACTIONS:
+                assert alias in text, (game, alias)
+    assert "действия игры будут здесь" in help_text(None, "ru")
 
 
 async def test_play_session_plays_a_game_from_typed_lines():
@@ -280,7 +325,7 @@ def test_session_renders_a_court_with_rule_texts():
     s.message({"type": "event", "table": 1, "seq": 1, "event": court})
     assert out[0].startswith("⚖ суд: #1 обвиняет #0: оставляет карту себе")  # the card, when known
     assert out[1] == "   [P5b] Провтык: оставил себе карту."
-    assert out[2] == "⚖ ваш голос: `vote pidor` или `vote clean` · 30.0 с"
+    assert out[2] == "⚖ ваш голос: `голос пидор` или `голос чист` · 30.0 с"
     assert s.state.status["court"]["voters"] == [2]
 
 
@@ -425,7 +470,7 @@ def test_when_a_bot_calls_first_the_prompt_goes_and_pass_is_not_sent():
     client = _Recorder()
     s = Session(client, lang="ru", out=(out := []).append)
     _window(s, 1)
-    assert out[-1].startswith("⚑ bot-1(1) кладёт карту на стопку bot-2(2): `call` («пидор!») или ждите")
+    assert out[-1].startswith("⚑ bot-1(1) кладёт карту на стопку bot-2(2): `пидор` («пидор!») или ждите")
     _feed(s, 3, {"type": "call", "caller": 2, "accused": 1, "action": {"type": "lay", "to": 2}})
     assert out[-1] == "⚑ bot-2(2) крикнул первым: кричать уже нечего" and s.prompt is None
     s.line("pass")
@@ -572,7 +617,7 @@ def test_the_end_of_a_game_gives_one_hint():
     s, out, _ = _session(0)
     s.state.info = dict(s.state.info, host=0, state="playing")
     s.message({"type": "event", "table": 1, "seq": 9, "event": {"type": "results", "number": 1, "mark": 1}})
-    assert out[1:] == ["`start` — следующая партия, `quit` — выйти"]
+    assert out[1:] == ["`старт` — следующая партия, `выход` — выйти"]
 
 
 def test_a_spectator_is_never_told_he_hosts():

@@ -66,15 +66,16 @@ async def test_a_person_plays_a_whole_game_in_a_terminal(game, lang, tmp_path):
                              "--deck", str(deck_near(game, 36)), "--lang", lang, "--bot", BOTS, "--call-window", "0.05",
                              *clocks])
             person = Person(term, sets=game_class(game).ACTIONS.get("discard") == (("rank", "rank"), ("cards", "cards")),
-                            short=text_of(game).SHORT)
+                            short=text_of(game).ALIASES)
             try:
                 screen = person.play()
                 end = screen.index("── " + EVENTS[lang]["results"].split(" {")[0].strip("─ "))
                 deadline = time.monotonic() + 20  # (the end's hint is printed after the results line)
-                while "`start`" not in term.text[end:] and time.monotonic() < deadline:
+                start = "`start`" if lang == "en" else "`старт`"
+                while start not in term.text[end:] and time.monotonic() < deadline:
                     term.read(0.1)
                 screen = term.text
-                term.send("quit\r")
+                term.send("quit\r" if lang == "en" else "выход\r")
                 term.expect("bye|пока")
             finally:
                 code = term.close()
@@ -122,7 +123,7 @@ def russian_play_without_surprises(game: str, screen: str, person: Person) -> No
     if "метка у вас (осуждён)" in screen:
         assert "ваш ход отменён — ходите снова честно (T6)" in screen
     end = screen[screen.index("── итоги партии"):]
-    assert end.count("`start`") == 1, end  # one hint
+    assert end.count("`старт`") == 1, end  # one hint, in Russian
 
 
 async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
@@ -143,7 +144,7 @@ async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
             try:
                 term.expect(f"вы смотрите стол {table}")
                 term.send("attack 6h\r")
-                term.expect("вы зритель: работают только `view`, `help` и `quit`")
+                term.expect("вы зритель: работают только `стол`, `помощь` и `выход`")
                 return term
             except BaseException:
                 term.close()
@@ -161,7 +162,7 @@ async def test_a_spectator_watches_a_whole_game_and_sees_no_hand(tmp_path):
                 assert boards >= 1, f"the board was drawn {boards} time(s) in a whole game"
                 term.send("view\r")
                 term.expect(r"── подкидной дурак · партия 1 · [^\n]*\n  ходит: ")
-                term.send("quit\r")
+                term.send("выход\r")
                 term.expect("пока")
                 return term.close()
 
@@ -195,7 +196,7 @@ async def test_a_game_clock_counts_down_while_you_may_still_act(game, tmp_path):
                     m = term.expect(r"ваш ход[^\n]*:\n(  \d+\) [^\n]*\n)*|⏱ [^\n]* через \d\.\d с")
                     if m.group(0).startswith("⏱"):
                         break
-                    if re.findall(r"  \d+\) (\w+)", m.group(0)) != ["bito"]:  # (all covered: wait for it)
+                    if re.findall(r"  \d+\) (\w+)", m.group(0)) != ["бито"]:  # (all covered: wait for it)
                         term.send("1\r")
                     pos = m.end()
                 else:
@@ -203,7 +204,7 @@ async def test_a_game_clock_counts_down_while_you_may_still_act(game, tmp_path):
                 first = later = m.group(0)
                 while later == first:  # redrawn as it runs
                     later = term.expect(r"⏱ [^\n]* через \d\.\d с").group(0)
-                term.send("quit\r")
+                term.send("выход\r")
                 term.expect("пока")
                 return first, later, pos
             finally:

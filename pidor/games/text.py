@@ -85,9 +85,11 @@ class GameText:
         "discard": {"ru": "сброс", "en": "discard", "look": "fan"},
         "stack": {"ru": "стопка", "en": "stack", "look": "fan"},
     }
-    #: Short words a person may type for an action (``c`` for ``cover``); none may be a
-    #: word ``pidor play`` knows (help, quit, view, call, pass, start, bot, vote, hint).
-    SHORT: ClassVar[dict[str, str]] = {}
+    #: Other words a person may type for an action: short ones (``c`` for ``cover``) and
+    #: the table's Russian (``крою``, ``беру``, ``не верю``: the first person, as said at a
+    #: table); one or two words each. None may be a word ``pidor play`` keeps for the table
+    #: (``pidor.play.commands.TABLE_WORDS``).
+    ALIASES: ClassVar[dict[str, str]] = {}
     #: Events after which a spectator's board is drawn again (a trick, a bout is over).
     REDRAW: ClassVar[frozenset[str]] = frozenset()
 

@@ -81,13 +81,15 @@ def _seconds(what: str):
 @click.option("--auto-pass", is_flag=True, help="Pass every call window at once (you never call «пидор!»).")
 def play(host, port, name, game, players, opts, deck, variant, teams, lang, table, watch, token, bot_spec, auto_pass,
          **clocks) -> None:
-    """Play at a server from this terminal: `pidor play --name me`, then `help`.
+    """Play at a server from this terminal: `pidor play --name me`, then `помощь` (`help`):
+    the game's actions and the table's commands, in Russian and English words.
 
     \b
     In a call window one key answers: `!` calls «пидор!», space lets it go at once,
     or just wait: the window runs out by itself (--call-window sets how long, for a
     table you create). In a court: `y` votes «пидор», `n` «чист». Without a terminal
-    (a pipe, a script) type `call`, `pass`, `vote pidor|clean` instead."""
+    (a pipe, a script) type `call`, `pass`, `vote pidor|clean` (`пидор`, `мимо`,
+    `голос пидор|чист`) instead."""
     if watch is not None and table is not None:
         raise click.UsageError("--watch and --table do not go together: watch a table, or sit at one")
     aliases = [f"{k}={v}" for k, v in (("deck", deck), ("lead", variant), ("teams", teams)) if v is not None]

@@ -18,7 +18,7 @@ from ..bots.observe import Knowledge
 from ..client import GAME_REQUESTS, Client
 from ..games import GAME_IDS, text_of
 from ..games.text import Say
-from .commands import CommandError, parse_command
+from .commands import CommandError, help_text, parse_command
 from .text import (
     action_text,
     error_text,
@@ -28,7 +28,6 @@ from .text import (
     say,
     view_lines,
 )
-from .words import HELP
 
 __all__ = ["CALL_KEYS", "PASS_KEYS", "Session"]
 
@@ -284,9 +283,9 @@ class Session:
             deadline = turn.get("deadline")
             clock = "" if deadline is None else " (" + say(self.lang, "seconds", n=f"{deadline:g}") + ")"
             lines = [say(self.lang, "your_turn", clock=clock)]
-            # the command to type, and in Russian what it does (the commands are the same in both)
+            # the command to type (in Russian with the game's Russian words), and in Russian what it does
             st, public = self.state, self._public()
-            lines += [f"  {i}) {option_command(action)}" + ("" if self.lang == "en" else " — " + action_text(
+            lines += [f"  {i}) {option_command(action, st.game, self.lang)}" + ("" if self.lang == "en" else " — " + action_text(
                 action, self.name, self.lang, game=st.game, seat=st.seat, me=st.seat, before=public))
                 for i, action in enumerate(options, 1)]
             self.out("\n".join(lines if options else lines + [say(self.lang, "no_options")]))  # one block
@@ -356,7 +355,7 @@ class Session:
         players = (st.info or {}).get("options", {}).get("players")
         try:
             cmd = parse_command(text, game=st.game, options=self._offer[1],
-                                view=st.view, players=players)
+                                view=st.view, players=players, lang=self.lang)
         except CommandError as e:
             self.say(e.key, **e.params)
             return
@@ -366,7 +365,7 @@ class Session:
             self.say("watch_only")
             return
         if cmd.kind == "help":
-            self.out(HELP.get(self.lang, HELP["en"]))
+            self.out(help_text(st.game, self.lang))
         elif cmd.kind == "quit":
             if self.watching is not None:
                 self.client.post("unwatch")

@@ -15,7 +15,7 @@ from ..games.text import GameText, Say, card, cards, predicate
 from .words import BOARD, ERRORS, EVENTS, TEXTS, WORDS
 
 __all__ = [
-    "action_text", "card", "cards", "error_text", "event_lines", "game_name", "option_command",
+    "action_text", "action_word", "card", "cards", "error_text", "event_lines", "game_name", "option_command",
     "rule_line", "say", "view_lines",
 ]
 
@@ -56,10 +56,21 @@ def error_text(msg: dict, lang: str) -> str:
     return say(lang, "error", text=text)
 
 
-def option_command(action: dict) -> str:
+def action_word(game: str | None, kind: str, lang: str) -> str:
+    """The word for action ``kind`` in ``lang``: in Russian the game's first Russian alias
+    (``крою`` for ``cover``), else the action's own name."""
+    if lang == "ru" and game in GAME_IDS:
+        for word, alias_of in text_of(game).ALIASES.items():
+            if alias_of == kind and not word.isascii():
+                return word
+    return kind
+
+
+def option_command(action: dict, game: str | None = None, lang: str = "en") -> str:
     """The command a person types for an action: ``beat 10♥ 2``, ``lay 1``, ``bito``,
-    ``lead K 9♥ A♠`` (a rank named, then cards)."""
-    parts = [action.get("type", "?")]
+    ``lead K 9♥ A♠`` (a rank named, then cards); in Russian with the game's Russian word
+    where it has one (``бью 10♥ 2``)."""
+    parts = [action_word(game, action.get("type", "?"), lang)]
     if isinstance(action.get("rank"), str):  # a rank named (a claim), before the cards it names
         parts.append(action["rank"].replace("T", "10"))
     if "card" in action:

@@ -7,7 +7,7 @@ both languages have the same keys and the same ``{fields}``.
 
 from __future__ import annotations
 
-__all__ = ["BOARD", "ERRORS", "EVENTS", "HELP", "TEXTS", "WORDS"]
+__all__ = ["BOARD", "ERRORS", "EVENTS", "HELP", "HELP_ACTIONS", "TEXTS", "WORDS"]
 
 TEXTS = {
     "en": {
@@ -70,22 +70,22 @@ TEXTS = {
         "joined": "вы за столом {table}, место {seat}",
         "seats": "места: {seats}",
         "waiting": "ждём, пока хозяин стола начнёт (свободных мест: {free})",
-        "host_now": "теперь хозяин стола вы: `bot МЕСТО` сажает бота на свободное место, `start` начинает партию",
-        "host_free": "свободные места: {seats}; посадите ботов (`bot МЕСТО [БОТ]`), затем `start`",
-        "host_start": "все места заняты: `start` начинает партию",
+        "host_now": "теперь хозяин стола вы: `бот МЕСТО` сажает бота на свободное место, `старт` начинает партию",
+        "host_free": "свободные места: {seats}; посадите ботов (`бот МЕСТО [БОТ]`), затем `старт`",
+        "host_start": "все места заняты: `старт` начинает партию",
         "your_turn": "ваш ход{clock}:",
         "seconds": "{n} с",
         "clock": "⏱ до конца хода игры осталось {left}",
         "no_options": "честного хода сейчас нет (ходить всё равно можно: махлёж разрешён)",
         "window_you": "⚑ {what}: [!] «пидор!» · [пробел] пропустить{clock}",
-        "window_line": "⚑ {what}: `call` («пидор!») или ждите{clock}",
+        "window_line": "⚑ {what}: `пидор` («пидор!») или ждите{clock}",
                 "called_first": "⚑ {caller} крикнул первым: кричать уже нечего",
         "court_vote": "⚖ ваш голос: [y] «пидор» (виновен) · [n] «чист»{clock}",
-        "court_line": "⚖ ваш голос: `vote pidor` или `vote clean`{clock}",
+        "court_line": "⚖ ваш голос: `голос пидор` или `голос чист`{clock}",
         "no_window": "окна крика для вас сейчас нет",
         "no_court": "суд сейчас не ждёт вашего голоса",
-        "results_host": "`start` — следующая партия, `quit` — выйти",
-        "results_wait": "ждём, пока хозяин начнёт следующую партию (`quit` — выйти)",
+        "results_host": "`старт` — следующая партия, `выход` — выйти",
+        "results_wait": "ждём, пока хозяин начнёт следующую партию (`выход` — выйти)",
         "error": "✗ {text}",
         "closed": "стол закрыт: {reason}",
         "lost": "связь потеряна: {why}",
@@ -94,7 +94,7 @@ TEXTS = {
         "restored": "(после отмены хода:)",
         "hint": "подсказка [{id}]: {text}",
         "hints_off": "подсказки выключены",
-        "unknown": "нет такой команды: {word!r}; список — `help`",
+        "unknown": "нет такой команды: {word!r}; список — `помощь`",
         "usage": "так: {usage}",
         "not_this_game": "{word!r} — не действие игры {game}",
         "bad_card": "{text!r} — не карта (пишите Th, 10h или 10♥)",
@@ -106,9 +106,9 @@ TEXTS = {
         "no_option": "сейчас нет варианта {n}",
         "no_game": "партия ещё не идёт",
         "which": "какую карту? {usage}",
-        "bad_vote": "голос: `pidor` (виновен) или `clean` (чист)",
-        "watching": "вы смотрите стол {table} (открытый вид: чужих закрытых карт не видно); `quit` — выйти",
-        "watch_only": "вы зритель: работают только `view`, `help` и `quit`",
+        "bad_vote": "голос: `голос пидор` (виновен) или `голос чист`",
+        "watching": "вы смотрите стол {table} (открытый вид: чужих закрытых карт не видно); `выход` — выйти",
+        "watch_only": "вы зритель: работают только `стол`, `помощь` и `выход`",
     },
 }
 
@@ -260,7 +260,7 @@ ERRORS = {
         "table_full": "свободных мест нет",
         "seat_taken": "это место занято",
         "game_running": "идёт партия: дождитесь конца",
-        "seats_empty": "партия начинается, только когда все места заняты: `bot МЕСТО` сажает бота",
+        "seats_empty": "партия начинается, только когда все места заняты: `бот МЕСТО` сажает бота",
         "not_host": "это может только хозяин стола",
         "busy": "стол занят; попробуйте ещё раз",
         "server_full": "сервер переполнен; попробуйте позже",
@@ -278,35 +278,36 @@ ERRORS = {
     },
 }
 
+#: ``{actions}``: the game's actions (``commands.game_help``), or ``no_game`` before it starts
 HELP = {
     "en": """commands (seats and table positions are numbers as shown, from 0; cards: Th, 10h, 10♥):
-  «пидор» deal:   draw · move SEAT · lay SEAT · keep
-  «пидор» tricks: lead CARD · beat CARD [TARGET] · take [INDEX] · close
-  durak:          attack CARD · cover CARD [TARGET] · transfer CARD · bito · take
-                  (short: a CARD · c CARD [TARGET] · t CARD · b; a cover without TARGET: the first uncovered card)
-                  show CARD (a проездной, V12) · reserve (take up your поджопники, V11)
-  payments:       give CARD
+{actions}
+  (an index in [ ] left out: the first place the card honestly goes, else the game's default)
   N               play option N of your turn's list
   in a call window:  !  «пидор!» at once · space  let it go at once (or just wait)
   in a court:        y  vote «пидор» · n  vote «чист»
   (without a keyboard: call · pass · vote pidor|clean)
   view            show the table again      hint off   no more tutorial hints
   start           start the (next) game     bot SEAT [SPEC]  seat a bot (the host, between games)
-  quit            leave the table and exit
+  quit            leave the table and exit  help       this list
+Russian words work too (крою, беру, мимо, голос чист, выход…; `--lang ru` lists them).
 Any action your hands can do is accepted, honest or not: a cheat may be called.""",
     "ru": """команды (места и позиции на столе — числа, как показано, с 0; карты: Th, 10h, 10♥):
-  пидор, раздача:  draw · move МЕСТО · lay МЕСТО · keep
-  пидор, розыгрыш: lead КАРТА · beat КАРТА [НОМЕР] · take [НОМЕР] · close
-  дурак:           attack КАРТА · cover КАРТА [НОМЕР] · transfer КАРТА · bito · take
-                   (коротко: a КАРТА · c КАРТА [НОМЕР] · t КАРТА · b; cover без номера кроет первую непокрытую)
-                   show КАРТА (проездной, V12) · reserve (взять поджопники, V11)
-  расплата:        give КАРТА
+{actions}
+  (номер в [ ] можно не писать: карта ляжет на первое место, куда идёт честно)
   N                сыграть вариант N из списка вашего хода
   в окне крика:    !  «пидор!» сразу · пробел  пропустить сразу (или просто ждать)
   в суде:          y  голос «пидор» · n  голос «чист»
-  (без клавиатуры: call · pass · vote pidor|clean)
-  view             показать стол ещё раз      hint off   без подсказок
-  start            начать (следующую) партию  bot МЕСТО [БОТ]  посадить бота (хозяин, между партиями)
-  quit             встать из-за стола и выйти
+  (без клавиатуры: пидор · мимо · голос пидор|чист)
+  стол             показать стол ещё раз       подсказки выкл  без подсказок
+  старт            начать (следующую) партию   бот МЕСТО [БОТ]  посадить бота (хозяин, между партиями)
+  выход            встать из-за стола и выйти  помощь          эта справка
+Английские слова тоже работают (cover, take, pass, vote clean, quit…; их список — с `--lang en`).
 Принимается любой ход, который можно сделать руками, честный или нет: махлёж могут поймать.""",
+}
+#: the help's ``{actions}``: its head, and what stands there before a game starts
+HELP_ACTIONS = {
+    "en": {"head": "  {game} (the action, then its other words):", "no_game": "  a game's actions are listed here once it starts"},
+    "ru": {"head": "  {game} (действие, затем другие слова для него):",
+           "no_game": "  действия игры будут здесь, когда партия начнётся"},
 }

@@ -137,7 +137,9 @@ class DoubtText(GameText):
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"},
              "aside": {"ru": "отложена", "en": "set aside", "look": "row"},
              "shown": {"ru": "показанные карты", "en": "shown cards", "look": "row"}}
-    SHORT = {"l": "lead", "a": "add", "b": "believe", "d": "doubt"}
+    ALIASES = {"l": "lead", "a": "add", "b": "believe", "d": "doubt",
+               "кладу": "lead", "ещё": "add", "еще": "add", "верю": "believe", "не верю": "doubt", "скидываю": "discard",
+               "отдаю": "give"}
 
     def groups(self, zones: dict[str, list[str]], view: dict) -> dict[str, list[list[str]]]:
         # the pile as the plays it is made of, bottom first (B2, B3): a play opened lies face up

@@ -104,7 +104,8 @@ class DrunkardText(GameText):
     ZONES = {**GameText.ZONES,
              "table": {"ru": "стол", "en": "table", "look": "pairs"},
              "side": {"ru": "отложено", "en": "put aside", "look": "fan"}}
-    SHORT = {"f": "flip", "c": "collect", "t": "top"}
+    ALIASES = {"f": "flip", "c": "collect", "t": "top",
+               "открываю": "flip", "забираю": "collect", "наверх": "top"}
     #: a battle begins
     REDRAW = frozenset({"battle"})
 

@@ -91,7 +91,9 @@ class DurakText(GameText):
     ZONES = {**GameText.ZONES,
              "table": {"ru": "стол", "en": "table", "look": "pairs"},
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"}}
-    SHORT = {"c": "cover", "a": "attack", "t": "transfer", "b": "bito"}
+    ALIASES = {"c": "cover", "a": "attack", "t": "transfer", "b": "bito",
+               "хожу": "attack", "захожу": "lead", "крою": "cover", "перевожу": "transfer", "бито": "bito",
+               "беру": "take", "отдаю": "give", "показываю": "show", "поджопники": "reserve"}
     #: a bout is over
     REDRAW = frozenset({"bout_over"})
 

@@ -96,7 +96,9 @@ class HundredText(GameText):
     ZONES = {**GameText.ZONES,
              "table": {"ru": "стол", "en": "table", "look": "fan"},
              "gathered": {"ru": "собранные карты", "en": "gathered cards", "look": "fan"}}
-    SHORT = {"c": "cover", "q": "queen", "n": "name", "d": "draw", "s": "skip", "t": "take_penalty"}
+    ALIASES = {"c": "cover", "n": "name", "d": "draw", "s": "skip", "t": "take_penalty",
+               "крою": "cover", "дама": "queen", "заказываю": "name", "беру": "draw", "пас": "skip",
+               "штраф": "take_penalty", "сдаю": "deal", "отдаю": "give"}
     #: a deal is over, a deal is dealt
     REDRAW = frozenset({"deal_over", "deal", "void"})
 

@@ -105,6 +105,8 @@ class PidorText(GameText):
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"},
              "prikup": {"ru": "прикуп", "en": "prikup", "look": "fan"}}
     #: a trick is over, the deal phase has ended
+    ALIASES = {"тяну": "draw", "перекладываю": "move", "кладу": "lay", "оставляю": "keep", "хожу": "lead",
+               "крою": "beat", "бью": "beat", "беру": "take", "закрываю": "close", "отдаю": "give"}
     REDRAW = frozenset({"trick_closed", "deal_end"})
 
     def action(self, say: Say, seat: int, action: dict, before: dict | None, follow: list[dict] | None) -> str:

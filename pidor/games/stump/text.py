@@ -70,7 +70,9 @@ class StumpText(GameText):
     }
     ZONES = {**GameText.ZONES,
              "stub": {"ru": "пенёк", "en": "пенёк", "look": "row"}}  # two cards face down (S5)
-    SHORT = {"b": "beat", "l": "lead", "t": "take", "d": "draw", "p": "pick"}
+    ALIASES = {"b": "beat", "l": "lead", "t": "take", "d": "draw", "p": "pick",
+               "бью": "beat", "хожу": "lead", "беру": "take", "добираю": "draw", "пенёк": "pick", "пенек": "pick",
+               "отдаю": "give"}
 
     def action(self, say: Say, seat: int, action: dict, before: dict | None, follow: list[dict] | None) -> str:
         w, who, kind = self.word, say.who(seat), action.get("type")

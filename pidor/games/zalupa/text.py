@@ -92,7 +92,9 @@ class ZalupaText(GameText):
              "discard": {"ru": "отбой", "en": "discard", "look": "fan"},  # Z4
              "stock": {"ru": "несданные", "en": "undealt", "look": "fan"},  # Z2
              "aside": {"ru": "отложенные", "en": "set aside", "look": "row"}}  # Z5: each lost kon's trump
-    SHORT = {"b": "beat", "l": "lead", "t": "take", "o": "otboy", "d": "done"}
+    ALIASES = {"b": "beat", "l": "lead", "t": "take", "o": "otboy", "d": "done",
+               "хожу": "lead", "бью": "beat", "беру": "take", "отбой": "otboy", "дальше": "done", "сдаю": "deal",
+               "отдаю": "give"}
     #: a kon is over, a new one dealt
     REDRAW = frozenset({"kon_over", "deal"})
 
