@@ -25,7 +25,7 @@ from pidor.driver import DrivenTable
 from pidor.engine.table import Table
 from pidor.gamelog.verify import verify_data
 from pidor.games import GAME_IDS
-from pidor.match.external import MatchHooks, MatchTable
+from pidor.match.house import MatchHooks, MatchTable
 from pidor.server import drive
 from pidor.server.app import Server
 from pidor.server.connection import Connection

@@ -33,7 +33,7 @@ from pidor.gamelog.record import Recorder
 from pidor.gamelog.verify import verify
 from pidor.games import GAME_IDS, game_class
 from pidor.match import run_match
-from pidor.match.external import Forfeited
+from pidor.match.house import Forfeited
 
 VARIANTS = game_variants()
 IDS = [name for name, _ in VARIANTS]

@@ -2,7 +2,7 @@
 
 A table the lobby opens is its players': a person hosts it, starts its games and seeds
 its deals, and it closes once nobody sits at it. A match's table (``pidor match`` with
-external bots, :class:`pidor.match.external.MatchHooks`) is its runner's: the runner seats
+external bots, :class:`pidor.match.house.MatchHooks`) is its runner's: the runner seats
 every bot and starts every game, and a bot that misbehaves forfeits its game. Each hook
 below is called at one place of the table's task and is handed the task as a
 :class:`~pidor.server.state.Runner`; none may wait.
