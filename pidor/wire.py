@@ -50,8 +50,9 @@ __all__ = [
 #: Sent in ``hello`` and ``welcome``; a client with another version is refused.
 PROTOCOL_VERSION = "pidor/2"
 #: What the server adds within ``pidor/2`` without breaking a client written for it, counted
-#: (the ``welcome``'s ``minor``; PROTOCOL.md): 1, the public ``honest_only`` event.
-PROTOCOL_MINOR = 1
+#: (the ``welcome``'s ``minor``; PROTOCOL.md): 1, the public ``honest_only`` event; 2, hello's
+#: ``windows: false`` (a client that never calls gets no ``window``/``window_closed`` frames).
+PROTOCOL_MINOR = 2
 
 #: Largest frame body (the msgpack map) in bytes, not counting the 4-byte length.
 MAX_FRAME = 64 * 1024
