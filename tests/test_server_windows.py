@@ -60,6 +60,7 @@ async def _honest_game(windows: dict[str, bool]) -> dict[str, FakePeer]:
     return peers
 
 
+@pytest.mark.slow
 async def test_a_client_that_does_not_ask_gets_the_same_frames(autojump_clock):
     """PROTOCOL.md §3, minor 2: the same game with bob asking for no windows, and without.
     Alice, who does not ask, gets the same frames byte for byte (their SHA-256), whatever
@@ -78,6 +79,7 @@ async def test_a_client_that_does_not_ask_gets_the_same_frames(autojump_clock):
                                                       if m["type"] == "event"][-1]
 
 
+@pytest.mark.slow
 async def test_courts_and_votes_reach_a_client_that_asked_for_no_windows(tmp_path, autojump_clock):
     """Bots that cheat and call: a court's voters include the clients that asked for no
     windows, which get the court, vote in it (T4), and see the votes and the verdict; they
