@@ -35,7 +35,8 @@ BOTS = {
     "c": ["clients/c/random_bot"],
 }
 # the windows check's detail: passed for it by the server, or answered by the bot
-UNSEEN = r"\d+ actions of other seats, no window event sent: the server passes for it \(hello may_call and windows false\)"
+UNSEEN = (r"\d+ actions of other seats, no window event sent: the server passes for it "
+          r"\(hello may_call and windows false\)")
 ANSWERED = r"\d+ call windows owed, each answered once, with its seq"
 WINDOWS = {"python": UNSEEN, "js": ANSWERED, "c": UNSEEN}
 
