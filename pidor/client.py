@@ -364,14 +364,17 @@ class TableState:
     - ``view``: the game as the seat saw it in the latest ``snapshot`` (exact as of
       ``view_seq``); ``events``: the ``(seq, event)`` received after it, in order.
     - ``seq``: the last event applied. An event with ``seq <= seq`` is a repeat and is
-      dropped; a jump sets ``gap`` (the client should ``resync``; :class:`Bot` does).
+      dropped; a jump sets ``gap`` (the client should ``resync``; :class:`Bot` does), but
+      not when ``windows`` is False (hello ``windows: false``: the ``window`` and
+      ``window_closed`` events never come, and ``seq`` skips them).
     - ``status``: the table layer's public state (``state``, ``mark``, ``number``,
       ``window``, ``court``, ``honest_only``), from the snapshot and then kept live by the
       table events (``window``, ``call``, ``court``, ``vote``, ``verdict``, ``mark``, ...).
     - ``turn``: the latest ``turn`` message while nothing happened since; ``hint`` likewise.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, windows: bool = True) -> None:
+        self.windows = windows
         self.reset()
 
     def reset(self) -> None:
@@ -442,7 +445,7 @@ class TableState:
         if self.seq is not None and isinstance(seq, int):
             if seq <= self.seq:
                 return False
-            if seq > self.seq + 1:
+            if seq > self.seq + 1 and self.windows:
                 self.gap = True
         self.seq = seq
         e = msg.get("event") or {}
@@ -491,15 +494,20 @@ class Client:
     """
 
     def __init__(self, host: str = "127.0.0.1", port: int = 7777, name: str = "bot", token: str | None = None,
-                 *, timeout: float = 30.0, may_call: bool = True) -> None:
+                 *, timeout: float = 30.0, may_call: bool = True, windows: bool = True) -> None:
         self.host, self.port, self.name, self.token = host, port, name, token
         # hello's may_call (§3): False says this client never calls «пидор!», and its tables
         # pass every call window for it at once (Bot.run then answers no window itself)
         self.may_call = may_call
+        # hello's windows (§3, minor 2; only with may_call False): False asks for no window
+        # and window_closed events (their seq numbers are then missing from the stream)
+        if may_call and not windows:
+            raise ValueError("windows=False needs may_call=False: a client that may call answers windows")
+        self.windows = windows
         self.timeout = timeout  # for connecting and for each blocking request's reply
         self.conn: Connection | None = None
         self.traffic = Traffic()  # over every connection of this client
-        self.state = TableState()
+        self.state = TableState(windows)
         self.player: int | None = None
         self.welcome: dict | None = None
         self.last_sent = time.monotonic()
@@ -532,6 +540,8 @@ class Client:
             hello["token"] = self.token
         if not self.may_call:
             hello["may_call"] = False
+        if not self.windows:
+            hello["windows"] = False
         welcome = self.request("hello", **hello)
         self.welcome = welcome
         self.player = welcome.get("player")
@@ -801,7 +811,9 @@ class Bot:
     def may_call(self) -> bool:
         """Whether :meth:`on_window` can ever answer True (by default: whether the class
         overrides it). Pass it to :class:`Client` (``Client(..., may_call=bot.may_call())``):
-        a bot that never calls then costs its tables no round trip per action."""
+        a bot that never calls then costs its tables no round trip per action; with
+        ``windows=bot.may_call()`` too it is not sent the window events either (unless it
+        reads them in :meth:`on_event`)."""
         return type(self).on_window is not Bot.on_window
 
     def on_court(self, event: dict) -> bool | None:

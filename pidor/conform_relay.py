@@ -50,6 +50,7 @@ class Record:
     timed_out: bool = False
     missed: bool = False  # the kit stopped the game when the bot missed what it owed (or got a fatal error)
     may_call: bool = True  # its hello's may_call (False: it owes no call window, §3)
+    windows: bool = True  # its hello's windows (False: it is sent no window events, §3 minor 2)
     trouble: str = ""  # the kit could not play the scenario (not the bot's fault)
 
     def add(self, conn: int, direction: str, msg: dict | None, note: str = "") -> Frame:
@@ -308,6 +309,7 @@ class Relay:
     def _answered(self, msg: dict) -> None:
         if msg.get("type") == "hello":
             self.record.may_call = msg.get("may_call") is not False
+            self.record.windows = msg.get("windows") is not False
         kind = {"pass": "window", "call": "window", "vote": "court"}.get(msg.get("type"))
         if kind in self._owed:
             self._owed[kind] = True

@@ -197,6 +197,8 @@ def codec_vectors() -> dict:
     accept = [
         {"type": "ping"},
         {"type": "hello", "version": wire.PROTOCOL_VERSION, "name": "Вася", "token": None},
+        {"type": "hello", "id": 1, "version": wire.PROTOCOL_VERSION, "name": "quiet", "may_call": False,
+         "windows": False},
         {"type": "act", "id": 12, "seq": 40, "action": {"type": "beat", "card": "Th", "target": 2}},
         {"type": "ping", "id": "req-1", "unknown_field": [1, 2.5, True, None, {"nested": -7}]},
         {"type": "ping", "big": 2 ** 64 - 1, "small": -2 ** 63},

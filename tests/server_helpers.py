@@ -272,8 +272,9 @@ class FakePeer:
     the last one is answered), and a game request without ``seq`` gets the latest seen."""
 
     def __init__(self, name: str = "p", player: int | None = None, address: str = "10.0.0.1",
-                 may_call: bool = True) -> None:
+                 may_call: bool = True, windows: bool = True) -> None:
         self.name, self.player, self.address, self.may_call = name, player, address, may_call
+        self.windows = windows
         self.peer = f"{address}:4000"
         self.closed = False
         self.messages: list[dict] = []

@@ -277,6 +277,48 @@ async def test_sdk_bot_plays_turns_windows_and_two_games():
         await in_thread(c.close)
 
 
+class QuietBot(sdk.Bot):
+    """Never calls (no ``on_window``), votes «пидор» in every court; keeps what it saw."""
+
+    def __init__(self):
+        super().__init__()
+        self.seqs: list[int] = []
+        self.events: list[dict] = []
+
+    def on_event(self, event, seq):
+        self.seqs.append(seq)
+        self.events.append(event)
+
+
+async def test_sdk_bot_that_asks_for_no_windows_still_votes_and_never_resyncs():
+    """PROTOCOL.md §3, minor 2: ``Client(may_call=False, windows=False)`` gets no window
+    event; the seq numbers they leave out are no gap (it never asks to resync); the
+    courts on the bots' cheats still reach it and it votes in them."""
+    with pytest.raises(ValueError, match="windows=False needs may_call=False"):
+        sdk.Client("127.0.0.1", 1, "loud", windows=False)
+    async with serve(seeds="clients-sdk-windows") as (_server, port):
+        bot = QuietBot()
+        c = sdk.Client("127.0.0.1", port, "quiet", timeout=10, may_call=bot.may_call(), windows=bot.may_call())
+        resyncs = []
+        c.resync = lambda: resyncs.append(True)  # (Bot.run asks for one on a gap)
+
+        def go():
+            c.connect()
+            c.create(game="pidor", players=3, bots=["builtin:random:cheat=0.3,attention=0.9"] * 2, deck=36)
+            return bot.run(c, games=2)
+
+        results = await in_thread(go)
+        await in_thread(c.close)
+    assert [r["number"] for r in results] == [1, 2]
+    kinds = [e["type"] for e in bot.events]
+    assert "window" not in kinds and "window_closed" not in kinds and "action" in kinds
+    assert bot.seqs == sorted(set(bot.seqs)) and any(b - a > 1 for a, b in zip(bot.seqs, bot.seqs[1:]))
+    assert resyncs == [] and not c.state.gap
+    courts = [(q, e) for q, e in zip(bot.seqs, bot.events) if e["type"] == "court" and c.state.seat in e["voters"]]
+    assert courts, "the bots call each other's cheats: courts ask for its vote"
+    assert sum(e["type"] == "vote" and e["seat"] == c.state.seat for e in bot.events) == len(courts)
+
+
 async def test_bot_run_twice_in_a_row_plays_one_more_game():
     # run() counts the games it plays from the results it sees, not from table info that
     # may still say "playing" right after a game's results.

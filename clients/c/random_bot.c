@@ -20,6 +20,7 @@
  *   4. answer each call window you owe with pass (or call), each court with a vote,
  *      naming the seq of the window or court event; a bot that never calls, as this one,
  *      says "may_call": false in hello instead, and owes no window (the server passes);
+ *      with "windows": false too (minor 2), it is not even sent the window events;
  *   5. ignore fields and message types you do not know.
  */
 #define _DEFAULT_SOURCE
@@ -240,11 +241,12 @@ static bool connect_and_hello(struct bot *b)
     b->have = b->taken = 0;
     b->acted_seq = b->acted_id = -1;
     struct message m;  /* rule 2 */
-    begin(&m, "hello", b->token[0] ? 5 : 4);
+    begin(&m, "hello", b->token[0] ? 6 : 5);
     add_int(&m, "id", b->next_id++);
     add_str(&m, "version", "pidor/2");
     add_str(&m, "name", b->name);
     add_bool(&m, "may_call", false);  /* rule 4: it never calls, so it owes no call window */
+    add_bool(&m, "windows", false);   /* ... and wants no window events (seq skips them; minor 2) */
     if (b->token[0])
         add_str(&m, "token", b->token);
     return finish(b, &m);

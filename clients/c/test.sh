@@ -62,6 +62,8 @@ print(json.dumps(decode_frame(frame.read(struct.unpack(">I", frame.read(4))[0]))
   echo "$hello"
 }
 check "hello says may_call false: it never calls (PROTOCOL.md §3)" hello_of '"type": "hello", .*"may_call": false'
+check "hello says windows false: it wants no window events (PROTOCOL.md §3, minor 2)" hello_of \
+  '"type": "hello", .*"may_call": false, "windows": false'
 check "two games in a row at one table" ./random_bot --port "$port" --create "$first" --players "$first_players" --games 2 \
   "^game 2 over: "
 check "a table the server will not create: its refusal, exit status 1" \

@@ -205,9 +205,13 @@ const REPLIES = new Set(["welcome", "tables", "joined", "pong", "rules", "ok", "
 
 export class Client {
   // `mayCall: false` says in hello that this client never calls «пидор!» (§3): its tables
-  // pass every call window for it at once, and Bot.run answers no window.
-  constructor({ host = "127.0.0.1", port = 7777, name = "js-bot", token = null, mayCall = true } = {}) {
-    Object.assign(this, { host, port, name, token, mayCall });
+  // pass every call window for it at once, and Bot.run answers no window. `windows: false`
+  // (only with `mayCall: false`; minor 2) asks for no `window`/`window_closed` events at all:
+  // their seq numbers are then missing from the stream.
+  constructor({ host = "127.0.0.1", port = 7777, name = "js-bot", token = null, mayCall = true,
+    windows = true } = {}) {
+    if (mayCall && !windows) throw new Error("windows: false needs mayCall: false (§3)");
+    Object.assign(this, { host, port, name, token, mayCall, windows });
     this.conn = null;
     this.nextId = 1;
     this.kept = []; // messages that arrived while a request waited for its reply
@@ -236,6 +240,7 @@ export class Client {
     const hello = { version: PROTOCOL_VERSION, name: this.name };
     if (this.token) hello.token = this.token;
     if (!this.mayCall) hello.may_call = false;
+    if (!this.windows) hello.windows = false;
     const welcome = await this.request("hello", hello);
     this.token = welcome.token ?? this.token;
     return welcome;

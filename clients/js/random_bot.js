@@ -140,7 +140,7 @@ export async function main(argv, out = console.log, err = console.error) {
   }
   const bot = new RandomBot({ seed: args.seed ?? null, cheat: args.cheat, call: args.call, out });
   const client = new Client({ host: args.host, port: args.port, name: args.name, token: args.token,
-    mayCall: bot.mayCall() });
+    mayCall: bot.mayCall(), windows: bot.mayCall() });
   try {
     const welcome = await client.connect();
     if (welcome.token) out(`player ${welcome.player}; token (keep it to come back): ${welcome.token}`);

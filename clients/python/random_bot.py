@@ -1,5 +1,6 @@
 """A sample bot: plays a random honest option, never calls (and says so: hello
-``may_call: false``, the server passes every call window for it), votes at random.
+``may_call: false``, the server passes every call window for it, and ``windows: false``, it
+is sent no window events), votes at random.
 
     python clients/python/random_bot.py --host 127.0.0.1 --port 7777 --name bot1 --table 3
     python clients/python/random_bot.py --name bot1 --create pidor --players 4 --bots 3
@@ -144,7 +145,9 @@ def main(argv=None, out=print, err=_to_stderr) -> int:
         except ValueError as e:
             err(f"error: {e}")
             return 2
-    client = Client(args.host, args.port, args.name, args.token, may_call=bot.may_call())
+    # The random bot has no use for window events; a policy's tracker replays them (its table's clocks).
+    windows = bot.may_call() or args.policy is not None
+    client = Client(args.host, args.port, args.name, args.token, may_call=bot.may_call(), windows=windows)
     try:
         welcome = client.connect()
         if "token" in welcome:

@@ -49,6 +49,7 @@ class Connection:
         self.player: int | None = None
         self.name = ""
         self.may_call = True  # hello's may_call (False: its tables pass every call window for it)
+        self.windows = True  # hello's windows (False: its tables send it no window/window_closed events)
         self.closed = False
         self._closing = False
         self.fatal_code: str | None = None  # the code of the fatal error that closed it, if any

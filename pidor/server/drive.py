@@ -282,12 +282,19 @@ class Drive:
     def watch_presence(self, now: float) -> None:
         """Note when every person at a running game went away (``ABANDON_AFTER``)."""
         st = self.state
-        if st.playing and all(s.conn is None for s in st.seats if s.kind == "human") \
-                and any(s.kind == "human" for s in st.seats):
-            if self._abandoned_at is None:
-                self._abandoned_at = now
-        else:
-            self._abandoned_at = None
+        if st.playing:  # (every cycle: a loop, not two generators)
+            humans = False
+            for s in st.seats:
+                if s.kind == "human":
+                    if s.conn is not None:
+                        break
+                    humans = True
+            else:
+                if humans:  # every person is away
+                    if self._abandoned_at is None:
+                        self._abandoned_at = now
+                    return
+        self._abandoned_at = None
 
     def tick(self, now: float) -> None:
         st = self.state

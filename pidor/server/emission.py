@@ -4,7 +4,9 @@ and the bots' driver; numbered by ``seq``, then projected (``project(event, seat
 each seated client and the spectators. A public event is projected and packed once for all
 of them; a private one once a seat. Without the audit, each seat's frames of the call are
 queued at once (:meth:`~pidor.server.outbox.Outbox.put_all`); with it, each as the audit
-sees it.
+sees it. A client whose hello said ``windows: false`` (PROTOCOL.md §3, minor 2) gets no
+``window`` or ``window_closed`` event: they are neither projected, packed nor queued for it
+(nor at all when no other client and no spectator would get them).
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from ..engine.game import Event, project
 from .outbox import ASKING
 from .state import TableState
 
-__all__ = ["emit", "rel"]
+__all__ = ["emit", "rel", "WINDOW_EVENTS"]
+
+#: The events a client whose hello said ``windows: false`` does not get (PROTOCOL.md §3).
+WINDOW_EVENTS = frozenset({"window", "window_closed"})
 
 
 def rel(deadline: float | None, now: float) -> float | None:
@@ -51,6 +56,8 @@ def emit(runner, events: list[Event], before: dict | None = None) -> None:
     now = trio.current_time()
     seats = st.seats
     humans = [s for s in seats if s.kind == "human" and s.conn is not None]
+    everyone = range(len(humans))
+    sighted = [k for k in everyone if humans[k].conn.windows]  # who gets WINDOW_EVENTS
     audit = runner.house.audit
     # Without the audit each seat's frames are gathered here and queued at once, after
     # the loop (nothing else is queued for a seat meanwhile); the audit queues each.
@@ -76,12 +83,18 @@ def emit(runner, events: list[Event], before: dict | None = None) -> None:
             seats[e["seat"]].acted_seq = seq
             acted = e["action"]
         undo = undo or kind == "undo"
+        to = everyone
+        if kind in WINDOW_EVENTS:
+            to = sighted
+            if not (to or spectators):
+                continue
         asks = kind in ASKING  # (a frame that is never held, outbox.py)
         urgent = urgent or asks
         owing = _owing(st, e) if kind == "window" else None
         public = None  # the public form's frame: every seat's if nothing is private, the spectators'
         if "_private" in e:
-            for k, s in enumerate(humans):
+            for k in to:
+                s = humans[k]
                 frame = encode_event(table_id, seq, _view(project(e, s.index), owing, acted, now))
                 if gathered is not None:
                     gathered[k].append(frame)
@@ -91,10 +104,11 @@ def emit(runner, events: list[Event], before: dict | None = None) -> None:
         else:
             public = encode_event(table_id, seq, _view(project(e, None), owing, acted, now))
             if gathered is not None:
-                for frames in gathered:
-                    frames.append(public)
+                for k in to:
+                    gathered[k].append(public)
             else:
-                for s in humans:
+                for k in to:
+                    s = humans[k]
                     runner._queue(s.conn, public, s.index,
                                   None if before is None else before[s.index] & after[s.index], asks)
         if spectators:
@@ -104,7 +118,8 @@ def emit(runner, events: list[Event], before: dict | None = None) -> None:
     if gathered is not None:
         put_all = runner.outbox.put_all
         for s, frames in zip(humans, gathered):
-            put_all(s.conn, frames, urgent)
+            if frames:  # (none: only window events, and its hello said windows false)
+                put_all(s.conn, frames, urgent)
     if undo:
         for s in humans:
             runner.snapshot(s, now)

@@ -173,6 +173,10 @@ class Lobby:
         name = _clean_name(field_str(msg, "name", max_len=NAME_MAX))
         token = field_str(msg, "token", optional=True, max_len=128)
         may_call = field_bool(msg, "may_call", default=True)
+        windows = field_bool(msg, "windows", default=True)
+        if may_call and not windows:
+            raise RequestError("bad_request", "hello.windows false needs may_call false: a client that may call "
+                                              "must see the call windows it answers")
         store = self.store
         issued = None
         if token is not None:
@@ -194,7 +198,7 @@ class Lobby:
         old = self.online.get(player)
         if old is not None and old is not conn:
             old.fatal("replaced", "you connected again from elsewhere; this connection is closed")
-        conn.player, conn.name, conn.may_call = player, name, may_call
+        conn.player, conn.name, conn.may_call, conn.windows = player, name, may_call, windows
         self.online[player] = conn
         runner = self.seated.get(player)
         welcome = {"type": "welcome", "id": rid, "version": wire.PROTOCOL_VERSION, "minor": wire.PROTOCOL_MINOR,

@@ -64,20 +64,25 @@ class Plays:
         if seen < seat.acted_seq:
             raise RequestError("stale", f"you acted at event {seat.acted_seq}, after the event {seen} you chose "
                                         "this from; choose again from the next turn")
-        offer = next((o for o in reversed(seat.offers) if st.choice_seq <= o[0] <= seen), None)
-        if (offer is not None and offer[0] < st.seq and action in offer[1] and seat.index in t.to_act()
-                and t.game.judge(seat.index, action)):
-            # Honest when the turn it was chosen from offered it, a violation only because
-            # others played since (durak: the bout's limit filled up): refused, not a cheat.
-            # (An offer of the latest seq is the present state: honest still, no check.)
-            raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
-                                        "have played since and it would break a rule now; choose again")
+        offers = seat.offers
+        if not (seen == st.seq and offers and offers[-1][0] == seen):  # (else: the turn of now, below)
+            offer = next((o for o in reversed(offers) if st.choice_seq <= o[0] <= seen), None)
+            if (offer is not None and offer[0] < st.seq and action in offer[1] and seat.index in t.to_act()
+                    and t.game.judge(seat.index, action)):
+                # Honest when the turn it was chosen from offered it, a violation only because
+                # others played since (durak: the bout's limit filled up): refused, not a cheat.
+                # (An offer of the latest seq is the present state: honest still, no check.)
+                raise RequestError("stale", f"that action was honest at your turn (event {offer[0]}) but others "
+                                            "have played since and it would break a rule now; choose again")
         # (parsed above: the table judges it without checking its shape again.) When every
         # other seat is a connected client that never calls (PROTOCOL.md §3), the window
         # the action may open is passed by all in the same table call, as the driver would
         # pass it for them (drive.PASSER) right after: the same table calls, log and frames.
-        passed = all(s is seat or (s.conn is not None and not s.conn.may_call and s.kind == "human")
-                     for s in st.seats)
+        passed = True
+        for s in st.seats:
+            if s is not seat and (s.kind != "human" or s.conn is None or s.conn.may_call):
+                passed = False
+                break
         self.out.call_for(conn, rid, partial(st.rec.act, parsed=True, passed=passed), seat.index, action,
                           trio.current_time())
 

@@ -45,6 +45,7 @@ class Peer(Protocol):
     address: str  # what per-address limits count: the IP address (IPv6: its /64, limits.address_of)
     closed: bool  # nothing sent to it arrives any more
     may_call: bool  # hello's ``may_call``: False, the client never calls and its tables pass for it
+    windows: bool  # hello's ``windows``: False (only with may_call False), no window/window_closed events
 
     def send(self, message: dict) -> None:
         """Encode and send one message."""

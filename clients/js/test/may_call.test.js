@@ -1,4 +1,4 @@
-// hello `may_call: false` (PROTOCOL.md §3) against a scripted one-connection server: who
+// hello `may_call: false` and `windows: false` (PROTOCOL.md §3) against a scripted one-connection server: who
 // sends it, and that the bot loop then answers no call window (the server passed for it).
 import assert from "node:assert/strict";
 import net from "node:net";
@@ -37,17 +37,18 @@ async function scriptedServer(answer) {
 const welcome = (hello) => ({ type: "welcome", id: hello.id, version: PROTOCOL_VERSION, player: 1, token: "t",
   table: null });
 
-test("Client says may_call false in hello only when mayCall is false", async () => {
-  for (const mayCall of [undefined, true, false]) {
+test("Client says may_call false in hello only when mayCall is false, windows false only when asked", async () => {
+  for (const [options, declared] of [[{}, {}], [{ mayCall: true }, {}], [{ mayCall: false }, { may_call: false }],
+    [{ mayCall: false, windows: false }, { may_call: false, windows: false }]]) {
     const server = await scriptedServer((msg) => [welcome(msg)]);
-    const client = new Client({ port: server.port, ...(mayCall === undefined ? {} : { mayCall }) });
+    const client = new Client({ port: server.port, ...options });
     await client.connect();
     client.close();
     const [hello] = await server.frames;
     const { id, ...fields } = hello;
-    const declared = mayCall === false ? { may_call: false } : {};
     assert.deepEqual(fields, { type: "hello", version: PROTOCOL_VERSION, name: "js-bot", ...declared });
   }
+  assert.throws(() => new Client({ windows: false }), /windows: false needs mayCall: false/);
 });
 
 for (const mayCall of [true, false]) {
@@ -73,7 +74,8 @@ for (const mayCall of [true, false]) {
     });
 }
 
-test("random_bot.js declares may_call false when it never calls (--call 0, the default), not otherwise", async () => {
+test("random_bot.js declares may_call and windows false when it never calls (--call 0, the default), not otherwise",
+  async () => {
   for (const [args, declared] of [[[], false], [["--call", "0"], false], [["--call", "0.02"], undefined]]) {
     const server = await scriptedServer(() => null); // hangs up at hello: the bot ends with an error
     const err = [];
@@ -83,6 +85,8 @@ test("random_bot.js declares may_call false when it never calls (--call 0, the d
     assert.equal(hello.type, "hello");
     assert.equal(hello.may_call, declared, args.join(" "));
     assert.equal("may_call" in hello, declared !== undefined);
+    assert.equal(hello.windows, declared, args.join(" "));
+    assert.equal("windows" in hello, declared !== undefined);
   }
 });
 
