@@ -46,9 +46,23 @@ def beaters(trump: int | None, low_i: int) -> list[frozenset]:
     key = (trump, low_i)
     table = _BEATERS.get(key)
     if table is None:
-        table = [frozenset(c for c in range(52) if _beats(c, t, trump, low_i)) for t in range(52)]
-        _BEATERS[key] = table
+        table = _BEATERS[key] = [_beaters_of(t, trump, low_i) for t in range(52)]
     return table
+
+
+def _beaters_of(target: int, trump: int | None, low_i: int) -> frozenset:
+    """The cards that beat ``target`` (P12), those :func:`_beats` accepts, listed by suit
+    instead of asked card by card (2,704 calls for one trump: a process's first tricks)."""
+    ts, tr = divmod(target, 13)
+    if ts == SPADES:
+        spades = SPADES * 13
+        return frozenset((spades + low_i,) if tr == ACE_I else range(spades + tr + 1, spades + 13))
+    out = [ts * 13 + r for r in range(tr + 1, 13) if r != low_i]  # a higher card of its suit
+    if tr == ACE_I:
+        out.append(ts * 13 + low_i)  # the lowest rank beats its own ace
+    if trump is not None and trump != ts and trump != SPADES:
+        out += [trump * 13 + r for r in range(13) if r != low_i]  # a trump, but not the lowest
+    return frozenset(out)
 
 
 #: P16a as engine pidor-2 read it: tricks in a row that end with no card discarded and
