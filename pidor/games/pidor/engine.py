@@ -173,7 +173,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
             raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
         if self.phase == OVER:
             raise ImpossibleAction("the game is over", rule="P16")
-        return tuple(_CHECK[action[0]](self, seat, *action[1:]))
+        return _CHECK[action[0]](self, seat, *action[1:])
 
     def is_callable(self, action: Action) -> bool:
         # P10: a payment is not a move to call. (Asked of well-formed actions only: the table
