@@ -205,6 +205,8 @@ class Game:
     #: it, PROTOCOL.md §5 "Acting on what you saw"). A new game and an ``undo`` always count.
     #: A game lists what ends the situation a choice was made in.
     CHOICE_EVENTS: ClassVar[frozenset[str]] = frozenset({"action"})
+    #: Whether the game overrides :meth:`timer` (set for each class: the table asks only then).
+    TIMED: ClassVar[bool] = False
     #: T3: whether an event's ``_hold`` sets its call window's length outright, however short
     #: (engine pidor-1), rather than only keeping the window open longer than ``call_window``.
     hold_sets_window: ClassVar[bool] = False
@@ -350,7 +352,8 @@ class Game:
     def timer(self) -> tuple[str, int] | None:
         """A game clock the table should run: ``(option name, token)``, e.g.
         ``("bito_timeout", 3)``. The table restarts the deadline whenever the token
-        changes and calls :meth:`on_timer` when it expires. ``None``: no clock."""
+        changes and calls :meth:`on_timer` when it expires. ``None``: no clock (a game that
+        does not override it: :attr:`TIMED` is false and the table does not ask)."""
         return None
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -428,6 +431,7 @@ class Game:
         cls.DEFAULTS = {o.name: o.default for o in cls.OPTIONS}
         cls._wire = {}
         cls._wire_kinds = frozenset(k for k, spec in cls.ACTIONS.items() if all(t != "cards" for _, t in spec))
+        cls.TIMED = cls.timer is not Game.timer
 
     def parse_action(self, data: Any) -> Action:
         return action_from_data(self.ACTIONS, data)

@@ -470,9 +470,7 @@ class Table:
     def _close_window(self, now: float) -> list[Event]:
         """Every answer was a pass, or the window's time ran out (T3)."""
         seat, self.window = self.window.seat, None
-        events = [{"type": "window_closed", "seat": seat}]
-        events += self._settle(now)
-        return events
+        return [{"type": "window_closed", "seat": seat}, *self._settle(now)]
 
     def _court_public(self) -> dict:
         c = self.court
@@ -551,7 +549,7 @@ class Table:
             if loser is not None:
                 events += self._set_mark(loser, "loser")
             return events
-        t = game.timer() if type(game).timer is not Game.timer else None  # (a game that does not override it runs none)
+        t = game.timer() if game.TIMED else None
         if t is None:
             self.timer = None
         else:

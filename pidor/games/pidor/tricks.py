@@ -109,34 +109,43 @@ class TrickPlay(PidorState):
 
     # --- checks -------------------------------------------------------------------
 
+    # (Each check tests the common case inline and asks the helper that raises only when it
+    # fails: trick play's checks run once per action.)
+
     def _check_lead(self, seat: int, card: int) -> tuple[str, ...]:
-        self._trick_ready(seat)
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         if self.table:
             raise ImpossibleAction("the table is not empty: beat its top card or take", rule="P13")
-        self._held_card(seat, card)
+        if card not in self.hands[seat]:
+            self._held_card(seat, card)
         return ()
 
     def _check_beat(self, seat: int, card: int, target: int) -> tuple[str, ...]:
-        self._trick_ready(seat)
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         table = self.table
         if not table:
             raise ImpossibleAction("the table is empty: lead a card", rule="P13")
         if not 0 <= target < len(table):
             raise ImpossibleAction(f"there is no card {target} on the table", rule="T1")
-        self._held_card(seat, card)
+        if card not in self.hands[seat]:
+            self._held_card(seat, card)
         beats = card in beaters(self.trump, self._low_i)[table[target]]
         if target == len(table) - 1:
             return () if beats else ("P12b",)
         return ("P13t",) if beats else ("P12b", "P13t")
 
     def _check_take(self, seat: int, index: int) -> tuple[str, ...]:
-        self._trick_ready(seat)
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         if not 0 <= index < len(self.table):
             raise ImpossibleAction(f"there is no card {index} on the table", rule="T1")
         return () if index == 0 else ("P13k",)
 
     def _check_close(self, seat: int) -> tuple[str, ...]:
-        self._trick_ready(seat)
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         if not self.table:
             raise ImpossibleAction("there is no trick on the table to close", rule="P14")
         return ("P14c",)  # an honest trick closes by itself (P14)
