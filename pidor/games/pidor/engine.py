@@ -28,7 +28,7 @@ __all__ = ["PidorGame"]
 
 _SUITS = "cdhs"
 
-# kind -> (check method name, do method name)
+# kind -> (check method name, do method name); each takes the seat and the whole action tuple
 _HANDLERS = {
     "move": ("_check_move", "_do_move"),
     "draw": ("_check_draw", "_do_draw"),
@@ -173,7 +173,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
             raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
         if self.phase == OVER:
             raise ImpossibleAction("the game is over", rule="P16")
-        return _CHECK[action[0]](self, seat, *action[1:])
+        return _CHECK[action[0]](self, seat, action)
 
     def is_callable(self, action: Action) -> bool:
         # P10: a payment is not a move to call. (Asked of well-formed actions only: the table
@@ -220,7 +220,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
             event["action"] = {"type": "give"}
             event["_private"] = {self.dues[0][0]: {"action": data}}
         events = [event]
-        _DO[kind](self, seat, *action[1:], events)
+        _DO[kind](self, seat, action, events)
         if self.T13 and kind != "give":
             self.units.due = True  # (Units.step) T13: the deal and a trick may never end: a position after every action
         return events

@@ -9,7 +9,7 @@ the bottom (the first card of the trick); the honest target of a beat is the top
 from __future__ import annotations
 
 from ...cards import SPADES, card_code
-from ...engine.game import Event, ImpossibleAction
+from ...engine.game import Action, Event, ImpossibleAction
 from .state import OVER, TRICKS, PidorState
 
 __all__ = ["TrickPlay", "beaters"]
@@ -112,7 +112,8 @@ class TrickPlay(PidorState):
     # (Each check tests the common case inline and asks the helper that raises only when it
     # fails: trick play's checks run once per action.)
 
-    def _check_lead(self, seat: int, card: int) -> tuple[str, ...]:
+    def _check_lead(self, seat: int, action: Action) -> tuple[str, ...]:
+        card = action[1]
         if self.phase != TRICKS or self.closed or seat != self.turn:
             self._trick_ready(seat)
         if self.table:
@@ -121,7 +122,8 @@ class TrickPlay(PidorState):
             self._held_card(seat, card)
         return ()
 
-    def _check_beat(self, seat: int, card: int, target: int) -> tuple[str, ...]:
+    def _check_beat(self, seat: int, action: Action) -> tuple[str, ...]:
+        _, card, target = action
         if self.phase != TRICKS or self.closed or seat != self.turn:
             self._trick_ready(seat)
         table = self.table
@@ -136,14 +138,15 @@ class TrickPlay(PidorState):
             return () if beats else ("P12b",)
         return ("P13t",) if beats else ("P12b", "P13t")
 
-    def _check_take(self, seat: int, index: int) -> tuple[str, ...]:
+    def _check_take(self, seat: int, action: Action) -> tuple[str, ...]:
+        index = action[1]
         if self.phase != TRICKS or self.closed or seat != self.turn:
             self._trick_ready(seat)
         if not 0 <= index < len(self.table):
             raise ImpossibleAction(f"there is no card {index} on the table", rule="T1")
         return () if index == 0 else ("P13k",)
 
-    def _check_close(self, seat: int) -> tuple[str, ...]:
+    def _check_close(self, seat: int, action: Action) -> tuple[str, ...]:
         if self.phase != TRICKS or self.closed or seat != self.turn:
             self._trick_ready(seat)
         if not self.table:
@@ -152,7 +155,8 @@ class TrickPlay(PidorState):
 
     # --- mutations ------------------------------------------------------------------
 
-    def _do_lead(self, seat: int, card: int, events: list[Event]) -> None:
+    def _do_lead(self, seat: int, action: Action, events: list[Event]) -> None:
+        card = action[1]
         self.trick_moves += 1
         self.hands[seat].remove(card)
         table = self.table
@@ -163,10 +167,11 @@ class TrickPlay(PidorState):
         else:
             self._pass_turn(seat, events)
 
-    def _do_beat(self, seat: int, card: int, target: int, events: list[Event]) -> None:
-        self._do_lead(seat, card, events)  # (the target only decides the rules broken, _check_beat)
+    def _do_beat(self, seat: int, action: Action, events: list[Event]) -> None:
+        self._do_lead(seat, action, events)  # (the target only decides the rules broken, _check_beat)
 
-    def _do_take(self, seat: int, index: int, events: list[Event]) -> None:
+    def _do_take(self, seat: int, action: Action, events: list[Event]) -> None:
+        index = action[1]
         self.trick_moves += 1
         self.hands[seat].append(self.table.pop(index))
         self.table_seats.pop(index)
@@ -179,7 +184,7 @@ class TrickPlay(PidorState):
             return
         self._pass_turn(seat, events)
 
-    def _do_close(self, seat: int, events: list[Event]) -> None:
+    def _do_close(self, seat: int, action: Action, events: list[Event]) -> None:
         self._close(seat, events)
 
     def _close(self, seat: int, events: list[Event]) -> None:
