@@ -334,11 +334,13 @@ def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False,
         fed += len(chunk)
         try:
             for item in unpacker:
-                if (type(item) is not list or len(item) != 2 or type(item[0]) is not bytes
-                        or type(item[1]) is not bytes):
+                if type(item) is not list or len(item) != 2:
                     log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
                     return
                 body_bytes, h = item
+                if type(body_bytes) is not bytes or type(h) is not bytes:
+                    log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
+                    return
                 if len(body_bytes) > MAX_RECORD:
                     log.problem = _too_long(index)
                     return

@@ -150,14 +150,7 @@ class Rerun:
         kind = rec["kind"]
         try:
             passed = rec.get("passed")
-            events = [] if passed is None else self.passes(index, passed)
-            if kind == "pass":
-                if self.version == 1:  # a window's passes, a record of their own
-                    return self.passes(index, rec)
-                if passed is None:
-                    raise Mismatch(index, "a pass record without 'passed'")
-                return events
-            now = rec.get("now", 0.0)
+            events = None if passed is None else self.passes(index, passed)
             if kind == "act":
                 game = t.game
                 if game is None:
@@ -169,10 +162,21 @@ class Rerun:
                 else:
                     action = game.parse_action(data)
                     self.parsed[id(data)] = (data, action)  # (the map kept: its id stays its own)
-                got = t.act(rec["seat"], action, now, parsed=True)
-                if rec.get("auto") is not None and got[0].get("_violations"):
+                got = t.act(rec["seat"], action, rec.get("now", 0.0), parsed=True)
+                if "auto" in rec and rec["auto"] is not None and got[0].get("_violations"):
                     raise Mismatch(index, "an action the honest bot took for the seat (T9) breaks a rule")
-            elif kind == "call":
+                if events:
+                    events += got
+                    return events
+                return got
+            if kind == "pass":
+                if self.version == 1:  # a window's passes, a record of their own
+                    return self.passes(index, rec)
+                if passed is None:
+                    raise Mismatch(index, "a pass record without 'passed'")
+                return events
+            now = rec.get("now", 0.0)
+            if kind == "call":
                 got = t.answer(rec["seat"], True, now)
             elif kind == "vote":
                 got = t.vote(rec["seat"], bool(rec["guilty"]), now)
