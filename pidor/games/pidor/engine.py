@@ -369,7 +369,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for k in _LISTS:
             d[k] = state[k][:]
         for k in _NESTED:
-            d[k] = [x[:] for x in state[k]]
+            d[k] = list(map(list, state[k]))  # (T6: an undo point per cheat; in C, no comprehension)
         r = self.result
         d["result"] = None if r is None else {k: v[:] if type(v) is list else v for k, v in r.items()}
         d["limits"] = dict(self.limits)
@@ -401,7 +401,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for k in _LISTS:
             state[k] = list(d[k])
         for k in _NESTED:
-            state[k] = [list(x) for x in d[k]]
+            state[k] = list(map(list, d[k]))
         r = d["result"]
         self.result = None if r is None else {k: list(v) if type(v) is list else v for k, v in r.items()}
         self.limits = d.get("limits") or {o.name: o.default for o in UNIT_OPTIONS}
