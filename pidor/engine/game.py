@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import ACE, card_code, parse_card, parse_rank, rank_code, suit_code
+from ..cards import ACE, CARD_OF_CODE, card_code, parse_card, parse_rank, rank_code, suit_code
 from ..cards import deck as full_deck
 from .options import Option, check_options
 from .seeds import Rng, shuffled
@@ -134,7 +134,8 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
             raise InvalidAction(f"action {kind!r} needs {name!r}")
         value = data[name]
         if typ == "card":
-            value = _card_arg(kind, name, value)
+            card = CARD_OF_CODE.get(value) if type(value) is str else None  # (the wire form, inline)
+            value = _card_arg(kind, name, value) if card is None else card
         elif typ == "cards":
             if type(value) is not list or not 1 <= len(value) <= MAX_CARDS:
                 raise InvalidAction(f"{kind}.{name} must be a list of 1..{MAX_CARDS} cards like ['Th', 'Td'],"

@@ -519,7 +519,7 @@ class Table:
             if kind == "out" and self.mark == e["seat"]:
                 self.mark = None
                 out.append({"type": "mark", "seat": None, "reason": "left"})
-            elif e.get("_reset_honest") and self.honest_only:
+            elif self.honest_only and e.get("_reset_honest"):
                 self._honest(out, set())  # D11: the honest replay ends with the bout
         return out
 

@@ -232,16 +232,17 @@ class PidorGame(DealPhase, TrickPlay, Game):
         if phase == TRICKS:
             if self.closed:
                 return self._end_trick()
-            if not self.T13 and self._endless():  # P16a (pidor-2): a trick that goes round and round
+            if not self.T13:
                 events: list[Event] = []
-                self._check_end(events)
+                if self._endless():  # P16a (pidor-2): a trick that goes round and round
+                    self._check_end(events)
                 return events
         elif phase == DEAL:
             if not self.deck and self.held is None:
                 return self._end_deal()
+            if not self.T13:
+                return []
         else:
-            return []
-        if not self.T13:
             return []
         units = self.units  # (_stalled, inline: after most actions)
         if units.due:

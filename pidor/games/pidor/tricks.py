@@ -219,7 +219,7 @@ class TrickPlay(PidorState):
         self.closed = False
         leader = self.next_leader
         n = self.players
-        for i in range(n):
+        for i in range(n if [] in self.hands else 0):  # (an empty hand, or nothing to do)
             s = (leader + i) % n
             if self._out[s] or self.hands[s]:
                 continue
