@@ -486,8 +486,8 @@ class Table:
     def _verdict(self, now: float) -> list[Event]:
         """T6: more «пидор» convicts, more «чист» acquits, a tie undoes and keeps the mark."""
         c, self.court = self.court, None
-        guilty = 1 + sum(1 for v in c.votes.values() if v)  # the caller is a fixed «пидор»
-        clean = sum(1 for v in c.votes.values() if not v)
+        guilty = 1 + sum(map(bool, c.votes.values()))  # the caller is a fixed «пидор»
+        clean = len(c.votes) + 1 - guilty
         outcome = "guilty" if guilty > clean else "clean" if clean > guilty else "tie"
         events: list[Event] = [{"type": "verdict", "outcome": outcome, "caller": c.caller,
                                 "accused": c.accused, "pidor": guilty, "clean": clean}]

@@ -273,9 +273,9 @@ class PidorGame(DealPhase, TrickPlay, Game):
                     none if self.next_leader is None else self.next_leader)
         return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
                 self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck), tuple(sets),
-                tuple([tuple(sorted(p)) for p in self.prikups]), tuple(self.table), tuple(self.table_seats),
+                tuple(map(tuple, map(sorted, self.prikups))), tuple(self.table), tuple(self.table_seats),
                 len(self.discard), tuple(self.order), tuple(self.pidorstvo), self.closed,
-                none if self.next_leader is None else self.next_leader, tuple([tuple(d) for d in self.dues]))
+                none if self.next_leader is None else self.next_leader, tuple(map(tuple, self.dues)))
 
     def _stalled(self, events: list[Event] | None = None) -> list[Event]:
         """T13: record the position due; a draw if it says so."""

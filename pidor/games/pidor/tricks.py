@@ -190,7 +190,7 @@ class TrickPlay(PidorState):
     def _close(self, seat: int, events: list[Event]) -> None:
         self.closed = True
         self.next_leader = seat
-        events.append({"type": "trick_closed", "seat": seat, "cards": [card_code(c) for c in self.table],
+        events.append({"type": "trick_closed", "seat": seat, "cards": list(map(card_code, self.table)),
                        "_hold": "trick_display"})
 
     def _pass_turn(self, seat: int, events: list[Event]) -> None:
