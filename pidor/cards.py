@@ -35,6 +35,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "card_code",
+    "CARD_OF_CODE",
     "card_text",
     "parse_rank",
     "rank_code",
@@ -87,7 +88,7 @@ def suit_of(card: Card) -> int:
 def parse_card(text: str) -> Card:
     """Parse ``10♥``, ``10h``, ``Th``, ``QS``, ``q♠`` (or Russian rank letters: ``В♠``, ``Т♥`` = ace)."""
     if type(text) is str:
-        card = _BY_CODE.get(text)  # the wire form, the common case
+        card = CARD_OF_CODE.get(text)  # the wire form, the common case
         if card is not None:
             return card
     if not isinstance(text, str):
@@ -172,4 +173,6 @@ def deck(size: int) -> list[Card]:
 
 
 _CODES = tuple(_RANK_CODES[c % 13 + 2] + _SUIT_CODES[c // 13] for c in range(52))
-_BY_CODE = {code: card for card, code in enumerate(_CODES)}
+#: A card's wire form (``Th``) -> the card: :func:`parse_card`'s common case, for a caller that
+#: tries it inline first.
+CARD_OF_CODE = {code: card for card, code in enumerate(_CODES)}

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ..cards import ACE, card_code, parse_card, parse_rank, rank_code, suit_code
+from ..cards import ACE, CARD_OF_CODE, card_code, parse_card, parse_rank, rank_code, suit_code
 from ..cards import deck as full_deck
 from .options import Option, check_options
 from .seeds import Rng, shuffled
@@ -134,7 +134,8 @@ def action_from_data(spec: dict[str, tuple[tuple[str, str], ...]], data: Any) ->
             raise InvalidAction(f"action {kind!r} needs {name!r}")
         value = data[name]
         if typ == "card":
-            value = _card_arg(kind, name, value)
+            card = CARD_OF_CODE.get(value) if type(value) is str else None  # (the wire form, inline)
+            value = _card_arg(kind, name, value) if card is None else card
         elif typ == "cards":
             if type(value) is not list or not 1 <= len(value) <= MAX_CARDS:
                 raise InvalidAction(f"{kind}.{name} must be a list of 1..{MAX_CARDS} cards like ['Th', 'Td'],"
@@ -205,6 +206,8 @@ class Game:
     #: it, PROTOCOL.md §5 "Acting on what you saw"). A new game and an ``undo`` always count.
     #: A game lists what ends the situation a choice was made in.
     CHOICE_EVENTS: ClassVar[frozenset[str]] = frozenset({"action"})
+    #: Whether the game overrides :meth:`timer` (set for each class: the table asks only then).
+    TIMED: ClassVar[bool] = False
     #: T3: whether an event's ``_hold`` sets its call window's length outright, however short
     #: (engine pidor-1), rather than only keeping the window open longer than ``call_window``.
     hold_sets_window: ClassVar[bool] = False
@@ -350,7 +353,8 @@ class Game:
     def timer(self) -> tuple[str, int] | None:
         """A game clock the table should run: ``(option name, token)``, e.g.
         ``("bito_timeout", 3)``. The table restarts the deadline whenever the token
-        changes and calls :meth:`on_timer` when it expires. ``None``: no clock."""
+        changes and calls :meth:`on_timer` when it expires. ``None``: no clock (a game that
+        does not override it: :attr:`TIMED` is false and the table does not ask)."""
         return None
 
     def hidden_from(self, seat: int | None) -> set[str]:
@@ -428,6 +432,7 @@ class Game:
         cls.DEFAULTS = {o.name: o.default for o in cls.OPTIONS}
         cls._wire = {}
         cls._wire_kinds = frozenset(k for k, spec in cls.ACTIONS.items() if all(t != "cards" for _, t in spec))
+        cls.TIMED = cls.timer is not Game.timer
 
     def parse_action(self, data: Any) -> Action:
         return action_from_data(self.ACTIONS, data)

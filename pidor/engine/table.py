@@ -470,9 +470,7 @@ class Table:
     def _close_window(self, now: float) -> list[Event]:
         """Every answer was a pass, or the window's time ran out (T3)."""
         seat, self.window = self.window.seat, None
-        events = [{"type": "window_closed", "seat": seat}]
-        events += self._settle(now)
-        return events
+        return [{"type": "window_closed", "seat": seat}, *self._settle(now)]
 
     def _court_public(self) -> dict:
         c = self.court
@@ -488,8 +486,8 @@ class Table:
     def _verdict(self, now: float) -> list[Event]:
         """T6: more «пидор» convicts, more «чист» acquits, a tie undoes and keeps the mark."""
         c, self.court = self.court, None
-        guilty = 1 + sum(1 for v in c.votes.values() if v)  # the caller is a fixed «пидор»
-        clean = sum(1 for v in c.votes.values() if not v)
+        guilty = 1 + sum(map(bool, c.votes.values()))  # the caller is a fixed «пидор»
+        clean = len(c.votes) + 1 - guilty
         outcome = "guilty" if guilty > clean else "clean" if clean > guilty else "tie"
         events: list[Event] = [{"type": "verdict", "outcome": outcome, "caller": c.caller,
                                 "accused": c.accused, "pidor": guilty, "clean": clean}]
@@ -521,7 +519,7 @@ class Table:
             if kind == "out" and self.mark == e["seat"]:
                 self.mark = None
                 out.append({"type": "mark", "seat": None, "reason": "left"})
-            elif e.get("_reset_honest") and self.honest_only:
+            elif self.honest_only and e.get("_reset_honest"):
                 self._honest(out, set())  # D11: the honest replay ends with the bout
         return out
 
@@ -551,7 +549,7 @@ class Table:
             if loser is not None:
                 events += self._set_mark(loser, "loser")
             return events
-        t = game.timer() if type(game).timer is not Game.timer else None  # (a game that does not override it runs none)
+        t = game.timer() if game.TIMED else None
         if t is None:
             self.timer = None
         else:

@@ -69,8 +69,7 @@ class Units:
         self.due = False
         key = hash(position)  # (_key, inline: a position is recorded after most actions)
         seen = self.seen
-        times = seen.get(key, 0) + 1
-        seen[key] = times
+        times = seen[key] = seen.get(key, 0) + 1
         if times >= options["repeat_limit"]:
             return "repetition"
         quiet = options.get("quiet_limit")

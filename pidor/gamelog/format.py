@@ -334,11 +334,13 @@ def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False,
         fed += len(chunk)
         try:
             for item in unpacker:
-                if (type(item) is not list or len(item) != 2 or type(item[0]) is not bytes
-                        or type(item[1]) is not bytes):
+                if type(item) is not list or len(item) != 2:
                     log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
                     return
                 body_bytes, h = item
+                if type(body_bytes) is not bytes or type(h) is not bytes:
+                    log.problem = Problem("corrupt", index, f"record {index} is not [body, hash]")
+                    return
                 if len(body_bytes) > MAX_RECORD:
                     log.problem = _too_long(index)
                     return
@@ -355,15 +357,18 @@ def msgpack_records(f: BinaryIO, log: LogFile, *, shared: bool = False,
                         log.problem = Problem("corrupt", index,
                                               f"record {index} does not decode: {e or type(e).__name__}")
                         return
-                    if decoded is not None:
+                    # The common case first: an input record in the middle of the log.
+                    if ended or not index or type(body) is not dict or body.get("kind") not in middle:
+                        why = structure_problem(ended, index, body)
+                        if why:
+                            log.problem = Problem("corrupt", index, f"record {index}: {why}")
+                            return
+                        ended = body["kind"] == "end"
+                    elif decoded is not None:  # (only input records: one seen again passed this check)
                         decoded[body_bytes] = body
-                # The common case first: an input record in the middle of the log.
-                if ended or not index or type(body) is not dict or body.get("kind") not in middle:
-                    why = structure_problem(ended, index, body)
-                    if why:
-                        log.problem = Problem("corrupt", index, f"record {index}: {why}")
-                        return
-                    ended = body["kind"] == "end"
+                elif ended:  # (an input record seen before, now after the footer)
+                    log.problem = Problem("corrupt", index, f"record {index}: {structure_problem(ended, index, body)}")
+                    return
                 end = unpacker.tell()
                 yield body, h
                 index += 1

@@ -12,7 +12,7 @@ card is the open card.
 from __future__ import annotations
 
 from ...cards import SPADES, card_code
-from ...engine.game import Event, ImpossibleAction
+from ...engine.game import Action, Event, ImpossibleAction
 from .state import DEAL, SETTLE, TRICKS, PidorState
 
 __all__ = ["DealPhase"]
@@ -49,9 +49,10 @@ class DealPhase(PidorState):
         if not 0 <= to < self.players:
             raise ImpossibleAction(f"there is no seat {to} at this table", rule="T1")
 
-    # --- checks (raise if impossible, return the violated rule ids) --------------
+    # --- checks (raise if impossible, return the violated rule ids, a tuple) ------
 
-    def _check_move(self, seat: int, to: int) -> list[str]:
+    def _check_move(self, seat: int, action: Action) -> tuple[str, ...]:
+        to = action[1]
         self._deal_ready(seat)
         self._target(to)
         if to == seat:
@@ -60,42 +61,44 @@ class DealPhase(PidorState):
         if len(st) <= 3:
             raise ImpossibleAction("a stack is never smaller than three cards: "
                                    "this open card cannot be moved (P4)", rule="P4")
-        return [] if self._up[self.stacks[to][-1] % 13] == st[-1] % 13 else ["P3m"]
+        return () if self._up[self.stacks[to][-1] % 13] == st[-1] % 13 else ("P3m",)
 
-    def _check_draw(self, seat: int) -> list[str]:
+    def _check_draw(self, seat: int, action: Action) -> tuple[str, ...]:
         self._deal_ready(seat)
         if self.held is not None:
             raise ImpossibleAction("you already hold a drawn card: lay it or keep it", rule="P3")
         # (_deal_ready guarantees a non-empty deck when nothing is held.)
         if not self.drew and self._can_move(seat):
-            return ["P5a"]
-        return []
+            return ("P5a",)
+        return ()
 
-    def _check_lay(self, seat: int, to: int) -> list[str]:
+    def _check_lay(self, seat: int, action: Action) -> tuple[str, ...]:
+        to = action[1]
         self._deal_ready(seat)
         self._target(to)
         if self.held is None:
             raise ImpossibleAction("you hold no drawn card: draw first", rule="P3")
-        return [] if self._up[self.stacks[to][-1] % 13] == self.held % 13 else ["P3l"]
+        return () if self._up[self.stacks[to][-1] % 13] == self.held % 13 else ("P3l",)
 
-    def _check_keep(self, seat: int) -> list[str]:
+    def _check_keep(self, seat: int, action: Action) -> tuple[str, ...]:
         self._deal_ready(seat)
         if self.held is None:
             raise ImpossibleAction("you hold no drawn card: draw first", rule="P3")
         want = self.held % 13
         up = self._up
         if any(up[st[-1] % 13] == want for t, st in enumerate(self.stacks) if t != seat):
-            return ["P5b"]
+            return ("P5b",)
         if up[self.stacks[seat][-1] % 13] == want:
-            return ["P5c"]
-        return []
+            return ("P5c",)
+        return ()
 
     # --- mutations (after the check passed) ---------------------------------------
 
-    def _do_move(self, seat: int, to: int, events: list[Event]) -> None:
+    def _do_move(self, seat: int, action: Action, events: list[Event]) -> None:
+        to = action[1]
         self.stacks[to].append(self.stacks[seat].pop())
 
-    def _do_draw(self, seat: int, events: list[Event]) -> None:
+    def _do_draw(self, seat: int, action: Action, events: list[Event]) -> None:
         card = self.deck.pop()
         self.held = card
         self.drew = True
@@ -104,11 +107,12 @@ class DealPhase(PidorState):
             self.trump = card // 13  # P9: the last drawn card that is not a spade
         events.append({"type": "draw", "seat": seat, "card": card_code(card), "deck": len(self.deck)})
 
-    def _do_lay(self, seat: int, to: int, events: list[Event]) -> None:
+    def _do_lay(self, seat: int, action: Action, events: list[Event]) -> None:
+        to = action[1]
         self.stacks[to].append(self.held)
         self.held = None  # P3: the turn goes on, draw again
 
-    def _do_keep(self, seat: int, events: list[Event]) -> None:
+    def _do_keep(self, seat: int, action: Action, events: list[Event]) -> None:
         self.stacks[seat].append(self.held)
         self.held = None
         self.turn = (seat + 1) % self.players
@@ -213,16 +217,18 @@ class DealPhase(PidorState):
         self.giver = None
         self._start_play(events)
 
-    def _check_give(self, seat: int, card: int) -> list[str]:
+    def _check_give(self, seat: int, action: Action) -> tuple[str, ...]:
+        card = action[1]
         if self.phase != SETTLE:
             raise ImpossibleAction("there is no payment to make now", rule="P10")
         if seat != self.giver:
             raise ImpossibleAction(f"seat {self.giver} gives now, not you", rule="P10")
         if card not in self.hands[seat]:
             raise ImpossibleAction(f"you do not hold {card_code(card)}", rule="T1")
-        return []
+        return ()
 
-    def _do_give(self, seat: int, card: int, events: list[Event]) -> None:
+    def _do_give(self, seat: int, action: Action, events: list[Event]) -> None:
+        card = action[1]
         r = self.dues[0][0]
         hand = self.hands[seat]
         hand.remove(card)

@@ -28,7 +28,7 @@ __all__ = ["PidorGame"]
 
 _SUITS = "cdhs"
 
-# kind -> (check method name, do method name)
+# kind -> (check method name, do method name); each takes the seat and the whole action tuple
 _HANDLERS = {
     "move": ("_check_move", "_do_move"),
     "draw": ("_check_draw", "_do_draw"),
@@ -173,7 +173,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
             raise ImpossibleAction(f"there is no seat {seat!r} at this table", rule="T1")
         if self.phase == OVER:
             raise ImpossibleAction("the game is over", rule="P16")
-        return tuple(_CHECK[action[0]](self, seat, *action[1:]))
+        return _CHECK[action[0]](self, seat, action)
 
     def is_callable(self, action: Action) -> bool:
         # P10: a payment is not a move to call. (Asked of well-formed actions only: the table
@@ -220,7 +220,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
             event["action"] = {"type": "give"}
             event["_private"] = {self.dues[0][0]: {"action": data}}
         events = [event]
-        _DO[kind](self, seat, *action[1:], events)
+        _DO[kind](self, seat, action, events)
         if self.T13 and kind != "give":
             self.units.due = True  # (Units.step) T13: the deal and a trick may never end: a position after every action
         return events
@@ -232,16 +232,17 @@ class PidorGame(DealPhase, TrickPlay, Game):
         if phase == TRICKS:
             if self.closed:
                 return self._end_trick()
-            if not self.T13 and self._endless():  # P16a (pidor-2): a trick that goes round and round
+            if not self.T13:
                 events: list[Event] = []
-                self._check_end(events)
+                if self._endless():  # P16a (pidor-2): a trick that goes round and round
+                    self._check_end(events)
                 return events
         elif phase == DEAL:
             if not self.deck and self.held is None:
                 return self._end_deal()
+            if not self.T13:
+                return []
         else:
-            return []
-        if not self.T13:
             return []
         units = self.units  # (_stalled, inline: after most actions)
         if units.due:
@@ -272,9 +273,9 @@ class PidorGame(DealPhase, TrickPlay, Game):
                     none if self.next_leader is None else self.next_leader)
         return (_PHASES[self.phase], none if self.turn is None else self.turn, none if self.held is None else self.held,
                 self.drew, tuple(map(tuple, self.stacks)), tuple(self.deck), tuple(sets),
-                tuple([tuple(sorted(p)) for p in self.prikups]), tuple(self.table), tuple(self.table_seats),
+                tuple(map(tuple, map(sorted, self.prikups))), tuple(self.table), tuple(self.table_seats),
                 len(self.discard), tuple(self.order), tuple(self.pidorstvo), self.closed,
-                none if self.next_leader is None else self.next_leader, tuple([tuple(d) for d in self.dues]))
+                none if self.next_leader is None else self.next_leader, tuple(map(tuple, self.dues)))
 
     def _stalled(self, events: list[Event] | None = None) -> list[Event]:
         """T13: record the position due; a draw if it says so."""
@@ -369,7 +370,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for k in _LISTS:
             d[k] = state[k][:]
         for k in _NESTED:
-            d[k] = [x[:] for x in state[k]]
+            d[k] = list(map(list, state[k]))  # (T6: an undo point per cheat; in C, no comprehension)
         r = self.result
         d["result"] = None if r is None else {k: v[:] if type(v) is list else v for k, v in r.items()}
         d["limits"] = dict(self.limits)
@@ -401,7 +402,7 @@ class PidorGame(DealPhase, TrickPlay, Game):
         for k in _LISTS:
             state[k] = list(d[k])
         for k in _NESTED:
-            state[k] = [list(x) for x in d[k]]
+            state[k] = list(map(list, d[k]))
         r = d["result"]
         self.result = None if r is None else {k: list(v) if type(v) is list else v for k, v in r.items()}
         self.limits = d.get("limits") or {o.name: o.default for o in UNIT_OPTIONS}

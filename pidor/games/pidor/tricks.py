@@ -9,7 +9,7 @@ the bottom (the first card of the trick); the honest target of a beat is the top
 from __future__ import annotations
 
 from ...cards import SPADES, card_code
-from ...engine.game import Event, ImpossibleAction
+from ...engine.game import Action, Event, ImpossibleAction
 from .state import OVER, TRICKS, PidorState
 
 __all__ = ["TrickPlay", "beaters"]
@@ -46,9 +46,23 @@ def beaters(trump: int | None, low_i: int) -> list[frozenset]:
     key = (trump, low_i)
     table = _BEATERS.get(key)
     if table is None:
-        table = [frozenset(c for c in range(52) if _beats(c, t, trump, low_i)) for t in range(52)]
-        _BEATERS[key] = table
+        table = _BEATERS[key] = [_beaters_of(t, trump, low_i) for t in range(52)]
     return table
+
+
+def _beaters_of(target: int, trump: int | None, low_i: int) -> frozenset:
+    """The cards that beat ``target`` (P12), those :func:`_beats` accepts, listed by suit
+    instead of asked card by card (2,704 calls for one trump: a process's first tricks)."""
+    ts, tr = divmod(target, 13)
+    if ts == SPADES:
+        spades = SPADES * 13
+        return frozenset((spades + low_i,) if tr == ACE_I else range(spades + tr + 1, spades + 13))
+    out = [ts * 13 + r for r in range(tr + 1, 13) if r != low_i]  # a higher card of its suit
+    if tr == ACE_I:
+        out.append(ts * 13 + low_i)  # the lowest rank beats its own ace
+    if trump is not None and trump != ts and trump != SPADES:
+        out += [trump * 13 + r for r in range(13) if r != low_i]  # a trump, but not the lowest
+    return frozenset(out)
 
 
 #: P16a as engine pidor-2 read it: tricks in a row that end with no card discarded and
@@ -95,43 +109,54 @@ class TrickPlay(PidorState):
 
     # --- checks -------------------------------------------------------------------
 
-    def _check_lead(self, seat: int, card: int) -> list[str]:
-        self._trick_ready(seat)
+    # (Each check tests the common case inline and asks the helper that raises only when it
+    # fails: trick play's checks run once per action.)
+
+    def _check_lead(self, seat: int, action: Action) -> tuple[str, ...]:
+        card = action[1]
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         if self.table:
             raise ImpossibleAction("the table is not empty: beat its top card or take", rule="P13")
-        self._held_card(seat, card)
-        return []
+        if card not in self.hands[seat]:
+            self._held_card(seat, card)
+        return ()
 
-    def _check_beat(self, seat: int, card: int, target: int) -> list[str]:
-        self._trick_ready(seat)
+    def _check_beat(self, seat: int, action: Action) -> tuple[str, ...]:
+        _, card, target = action
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         table = self.table
         if not table:
             raise ImpossibleAction("the table is empty: lead a card", rule="P13")
         if not 0 <= target < len(table):
             raise ImpossibleAction(f"there is no card {target} on the table", rule="T1")
-        self._held_card(seat, card)
-        out = []
-        if not self.beats(card, table[target]):
-            out.append("P12b")
-        if target != len(table) - 1:
-            out.append("P13t")
-        return out
+        if card not in self.hands[seat]:
+            self._held_card(seat, card)
+        beats = card in beaters(self.trump, self._low_i)[table[target]]
+        if target == len(table) - 1:
+            return () if beats else ("P12b",)
+        return ("P13t",) if beats else ("P12b", "P13t")
 
-    def _check_take(self, seat: int, index: int) -> list[str]:
-        self._trick_ready(seat)
+    def _check_take(self, seat: int, action: Action) -> tuple[str, ...]:
+        index = action[1]
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         if not 0 <= index < len(self.table):
             raise ImpossibleAction(f"there is no card {index} on the table", rule="T1")
-        return [] if index == 0 else ["P13k"]
+        return () if index == 0 else ("P13k",)
 
-    def _check_close(self, seat: int) -> list[str]:
-        self._trick_ready(seat)
+    def _check_close(self, seat: int, action: Action) -> tuple[str, ...]:
+        if self.phase != TRICKS or self.closed or seat != self.turn:
+            self._trick_ready(seat)
         if not self.table:
             raise ImpossibleAction("there is no trick on the table to close", rule="P14")
-        return ["P14c"]  # an honest trick closes by itself (P14)
+        return ("P14c",)  # an honest trick closes by itself (P14)
 
     # --- mutations ------------------------------------------------------------------
 
-    def _do_lead(self, seat: int, card: int, events: list[Event]) -> None:
+    def _do_lead(self, seat: int, action: Action, events: list[Event]) -> None:
+        card = action[1]
         self.trick_moves += 1
         self.hands[seat].remove(card)
         table = self.table
@@ -142,10 +167,11 @@ class TrickPlay(PidorState):
         else:
             self._pass_turn(seat, events)
 
-    def _do_beat(self, seat: int, card: int, target: int, events: list[Event]) -> None:
-        self._do_lead(seat, card, events)  # (the target only decides the rules broken, _check_beat)
+    def _do_beat(self, seat: int, action: Action, events: list[Event]) -> None:
+        self._do_lead(seat, action, events)  # (the target only decides the rules broken, _check_beat)
 
-    def _do_take(self, seat: int, index: int, events: list[Event]) -> None:
+    def _do_take(self, seat: int, action: Action, events: list[Event]) -> None:
+        index = action[1]
         self.trick_moves += 1
         self.hands[seat].append(self.table.pop(index))
         self.table_seats.pop(index)
@@ -158,13 +184,13 @@ class TrickPlay(PidorState):
             return
         self._pass_turn(seat, events)
 
-    def _do_close(self, seat: int, events: list[Event]) -> None:
+    def _do_close(self, seat: int, action: Action, events: list[Event]) -> None:
         self._close(seat, events)
 
     def _close(self, seat: int, events: list[Event]) -> None:
         self.closed = True
         self.next_leader = seat
-        events.append({"type": "trick_closed", "seat": seat, "cards": [card_code(c) for c in self.table],
+        events.append({"type": "trick_closed", "seat": seat, "cards": list(map(card_code, self.table)),
                        "_hold": "trick_display"})
 
     def _pass_turn(self, seat: int, events: list[Event]) -> None:
@@ -193,7 +219,7 @@ class TrickPlay(PidorState):
         self.closed = False
         leader = self.next_leader
         n = self.players
-        for i in range(n):
+        for i in range(n if [] in self.hands else 0):  # (an empty hand, or nothing to do)
             s = (leader + i) % n
             if self._out[s] or self.hands[s]:
                 continue

@@ -24,6 +24,7 @@ from pidor.cards import parse_card, parse_cards
 from pidor.engine.game import project
 from pidor.engine.table import Table
 from pidor.games.pidor.engine import PidorGame
+from pidor.games.pidor.tricks import _beats, beaters
 
 # ----------------------------------------------------------------------------- P11
 
@@ -98,6 +99,13 @@ def test_P12_what_beats_what(card, target, trump, size, expected):
     g = PidorGame.from_data({**dealt, "trump": trump})
     assert g.beats(C(card), C(target)) is expected
 
+
+@pytest.mark.parametrize("trump", [None, 0, 1, 2, 3])
+@pytest.mark.parametrize("low_i", [0, 4])
+def test_P12_the_table_of_beaters_is_what_beats_says_card_by_card(trump, low_i):
+    table = beaters(trump, low_i)
+    assert [sorted(table[t]) for t in range(52)] == [
+        [c for c in range(52) if _beats(c, t, trump, low_i)] for t in range(52)]
 
 def test_P12_beat_that_does_not_beat_is_recorded():
     g = tricks_game()
