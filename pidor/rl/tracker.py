@@ -187,6 +187,10 @@ class Tracker:
             kept = self._cards(k, x, hit, order)
             if kept is not None:
                 return kept
+        if hit is not None and hit[2] == order and type(x) is list and hit[3] is not None and None not in hit[3]:
+            kept = self._nested(k, x, hit, order)
+            if kept is not None:
+                return kept
         parts, kept, items = self._parts(k, x, hit)
         if hit is None:
             old: dict = {}
@@ -347,6 +351,82 @@ class Tracker:
         self._keys[k] = (kept, parts, order, None)
         return kept
 
+    def _nested(self, k: str, x: list, hit: tuple, order: int) -> list | None:
+        """:meth:`_key` for a list of dicts or lists (a «пидор» stack, the payments) that was
+        one last time: only the items that changed are read again (:meth:`_item`), and of
+        those only the parts that changed are taken out and put in (a stack grows by a card:
+        one part). ``None``: an item is now a flat value (:meth:`_parts` reads it)."""
+        was, parts, _, olds = hit
+        n, m = len(x), len(was)
+        short = min(n, m)
+        changed = [*compress(range(short), map(ne, x, was)), *range(short, max(n, m))]
+        for i in changed:  # (an item equal to a dict or a list is one)
+            if i < n and x[i] is not None and type(x[i]) not in _DEEP:
+                return None
+        parts = dict(parts)
+        kept, items = was[:n], list(olds[:n])
+        if n > m:
+            kept += [None] * (n - m)
+            items += [()] * (n - m)
+        seats, at0 = k in self.layout.per_seat, order << 12
+        for i in changed:
+            y = x[i] if i < n else None
+            got = {} if y is None else self._item(k, i, y, seats)
+            if i < m:
+                for mk in olds[i]:
+                    if mk not in got:
+                        read, at = parts.pop(mk)
+                        self._put(read, -1, at0 + at)
+            for mk, part in got.items():
+                if mk not in parts:
+                    parts[mk] = part
+                    self._put(part[0], 1, at0 + part[1])
+            if i < n:
+                kept[i] = _copy(y)
+                items[i] = tuple(got)
+        self._keys[k] = (kept, parts, order, items)
+        return kept
+
+    def _item(self, k: str, i: int, y: Any, seats: bool) -> dict[Any, tuple[Read, int]]:
+        """What item ``i`` (a dict or a list, not ``None``) of the view's list ``k`` puts in
+        the vector, in parts (:meth:`_parts`): a dict field by field, and a field's list of
+        flat values value by value; a list whole. The item's cards begin at ``i << 6``; a
+        part's key holds where its own begin."""
+        memo, at = self._memo, i << 6
+        if type(y) is not dict:
+            mk = (k, i, _frozen(y))
+            return {mk: (memo.get(mk) or self._read(k, y, mk, i, seats, nested=False), at)}
+        where = f"{k}.+{(i - self.seat) % self.layout.players}" if seats else k
+        parts: dict[Any, tuple[Read, int]] = {}
+        for f, v in y.items():
+            if v is None:
+                continue
+            path = f"{where}.{f}"
+            t = type(v)
+            if t is list:
+                fseats, start, got = path in self.layout.per_seat, at, {}
+                for j, z in enumerate(v):
+                    if z is None:
+                        continue
+                    if type(z) not in _FLAT:  # (a list of lists or dicts: read whole)
+                        got, at = None, start
+                        break
+                    mk = (k, i, f, j if fseats else -1, z)
+                    read = memo.get(mk) or self._read(path, z, mk, j, fseats)
+                    got[(k, i, f, j, z, at)] = (read, at)
+                    at += len(read[1])
+                if got is not None:
+                    parts.update(got)
+                    if not fseats and v and type(v[0]) in (int, float, bool):  # its length too
+                        mk = (k, i, f, "#", len(v))
+                        parts[mk] = (memo.get(mk) or self._read(path, v, mk, -1, False, True), at)
+                    continue
+            mk = (k, i, f, v if t in _FLAT else _frozen(v))
+            read = memo.get(mk) or self._read(path, v, mk)
+            parts[(*mk, at)] = (read, at)
+            at += len(read[1])
+        return parts
+
     def _parts(self, k: str, x: Any, hit: tuple | None) -> tuple[dict[Any, tuple[Read, int]], Any, list | None]:
         """What the view's entry ``k`` puts in the vector, in parts, each with where its
         cards begin in the key's order: a list item by item (a hand changes by a card, a
@@ -381,7 +461,7 @@ class Tracker:
         was = hit[0] if hit is not None and type(hit[0]) is list else ()
         if was:
             old, olds = hit[1], hit[3]
-        items: list = [None] * len(x)  # each non-flat item's part key
+        items: list = [()] * len(x)  # each item's part keys (``None``: a flat value)
         for i, y in enumerate(x):
             if y is None:
                 continue
@@ -391,17 +471,18 @@ class Tracker:
                 while mk in parts:  # (a value twice in a list)
                     mk = (*mk, 0)
                 at = i << 6 if seats else 0  # (the part's key holds ``at``: it never changes)
-            else:
-                if i < len(was) and type(was[i]) is type(y) and was[i] == y:  # as it was: its part
-                    kept[i] = was[i]
-                    items[i] = mk = olds[i]
+                parts[mk] = (read, at)
+                items[i] = None
+            elif i < len(was) and type(was[i]) is type(y) and was[i] == y:  # as it was: its parts
+                kept[i] = was[i]
+                items[i] = olds[i]
+                for mk in olds[i]:
                     parts[mk] = old[mk]
-                    continue
+            else:
                 kept[i] = _copy(y)
-                items[i] = mk = (k, i, _frozen(y))
-                read = memo.get(mk) or self._read(k, y, mk, i, seats, nested=False)
-                at = i << 6
-            parts[mk] = (read, at)
+                got = self._item(k, i, y, seats)
+                items[i] = tuple(got)
+                parts.update(got)
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
             mk = (k, "#", len(x))
             parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
