@@ -38,7 +38,7 @@ class Tracker:
     vector of its view (:meth:`vector`). ``reset`` at each game's start."""
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
-                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
+                 "_out", "_set", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
                  "_wholes", "_deep")
 
     def __init__(self, layout: Layout, seat: int) -> None:
@@ -61,6 +61,7 @@ class Tracker:
         self.last = [-1] * len(self.layout.deck)
         self.counts: dict[int, int] = {}  # event type -> events since the last vector
         self._out = np.zeros(self.layout.size, np.float32)
+        self._set = memoryview(self._out)  # (entries are written here: half the cost of the array's item setting)
         self._ones: dict[int, int] = {}  # entry -> how many reads put a 1 there
         self._sums: dict[int, list[float]] = {}  # entry -> the numbers the reads put there
         #: A view's key -> its value, its parts, its order in the view and a list's items'
@@ -120,7 +121,7 @@ class Tracker:
         if j != i:
             self.last[c] = i
             if c not in self._in_view:
-                out, base = self._out, self._seen0 + c * self._places
+                out, base = self._set, self._seen0 + c * self._places
                 if j >= 0:
                     out[base + j] = 0.0
                 out[base + i] = 1.0
@@ -158,7 +159,11 @@ class Tracker:
                 if x is None or k == "status":
                     continue
                 read_keys += 1
-                last[order] = self._key(k, x, order)
+                hit = keys.get(k)
+                if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
+                    last[order] = hit[0]  # (as last put in)
+                else:
+                    last[order] = self._key(k, x, order)
             gone = read_keys != len(keys)
         if gone:  # a key gone from the view (or now None)
             for k in [k for k in keys if view.get(k) is None]:
@@ -175,12 +180,22 @@ class Tracker:
         return self._out.copy()
 
     def _key(self, k: str, x: Any, order: int) -> Any:
-        """Put in the view's entry ``k`` (``x``, not ``None``; ``order``: its place among
-        the view's keys) in place of what it put last; ``x`` as kept (:meth:`_parts`)."""
+        """Put in the view's entry ``k`` (``x``, not ``None``, not as last put in; ``order``:
+        its place among the view's keys) in place of what it put last; ``x`` as kept
+        (:meth:`_parts`)."""
         keys = self._keys
         hit = keys.get(k)
-        if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
-            return hit[0]
+        t = type(x)
+        if t in _FLAT:  # one part: the old parts out, the value's in
+            parts = self._wholes.get((k, x)) or self._parts(k, x, None)[0]
+            if hit is not None:
+                at = hit[2] << 12
+                for read, a in hit[1].values():
+                    self._put(read, -1, at + a)
+            for read, _ in parts.values():
+                self._put(read, 1, order << 12)
+            keys[k] = (x, parts, order, None)
+            return x
         if (hit is not None and hit[2] == order and type(x) is list and len(x) > _SHORT and x
                 and type(x[0]) is str and type(hit[0]) is list and hit[0] and type(hit[0][0]) is str
                 and k not in self.layout.per_seat):
@@ -212,7 +227,7 @@ class Tracker:
     def _put(self, read: Read, sign: int = 1, order: int = 0) -> None:
         """Put ``read`` in the vector (``sign`` -1: take it out); ``order``: where its first
         card is in the view's order (:meth:`_parts`)."""
-        out, ones = self._out, self._ones
+        out, ones = self._set, self._ones
         for i in read[0]:
             k = ones.get(i, 0) + sign
             if k:
@@ -277,7 +292,7 @@ class Tracker:
         Its entries (the blocks from ``event`` on, but ``seat``) are its alone, and hold
         no card: no count of the keys that put a 1 there is needed, and a number there is
         the one value put (at most 1: a share of seats, a count of at most 3 over 3)."""
-        old, out = self._status, self._out
+        old, out = self._status, self._set
         if read[0] != old[0]:
             for i in old[0]:
                 out[i] = 0.0
@@ -363,7 +378,6 @@ class Tracker:
         for i in changed:  # (an item equal to a dict or a list is one)
             if i < n and x[i] is not None and type(x[i]) not in _DEEP:
                 return None
-        parts = dict(parts)
         kept, items = was[:n], list(olds[:n])
         if n > m:
             kept += [None] * (n - m)
@@ -486,8 +500,9 @@ class Tracker:
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
             mk = (k, "#", len(x))
             parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
-        if whole is not None:
+        if whole is not None:  # (shared: never changed in place by :meth:`_nested`)
             wholes[whole] = parts
+            items = None
         return parts, kept, items
 
     def _read(self, key: str, value: Any, memo: tuple | None, i: int = -1, seats: bool = False,
