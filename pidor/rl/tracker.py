@@ -14,7 +14,7 @@ was asked about; it shows while the card is not in view (a card in view is *now*
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, count
 from operator import ne
 from typing import Any
 
@@ -39,7 +39,7 @@ class Tracker:
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
                  "_out", "_set", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
-                 "_wholes", "_deep")
+                 "_wholes", "_deep", "_strs")
 
     def __init__(self, layout: Layout, seat: int) -> None:
         self.layout = layout
@@ -54,6 +54,8 @@ class Tracker:
         #: by the key and the value (a list as a tuple); shared, never changed.
         self._wholes: dict[tuple, dict] = {}
         self._deep: set[str] = set()  # keys that held a list of lists or dicts
+        #: A path of a list in a list's dict item -> a string item's read (:meth:`_item`).
+        self._strs: dict[str, dict[str, Read]] = {}
         self.reset()
 
     def reset(self) -> None:
@@ -137,6 +139,7 @@ class Tracker:
         memo, keys = self._memo, self._keys
         if len(memo) > _MEMO:
             memo.clear()
+            self._strs.clear()
         if len(self._wholes) > _MEMO:
             self._wholes.clear()
         names = tuple(view)
@@ -386,18 +389,19 @@ class Tracker:
         for i in changed:
             y = x[i] if i < n else None
             got = {} if y is None else self._item(k, i, y, seats)
-            if i < m:
-                for mk in olds[i]:
-                    if mk not in got:
-                        read, at = parts.pop(mk)
-                        self._put(read, -1, at0 + at)
-            for mk, part in got.items():
+            new, old = tuple(got), olds[i] if i < m else ()
+            same = next(compress(count(), map(ne, old, new)), min(len(old), len(new)))  # (the parts as they were)
+            for mk in old[same:]:
+                if mk not in got:
+                    read, at = parts.pop(mk)
+                    self._put(read, -1, at0 + at)
+            for mk in new[same:]:
                 if mk not in parts:
-                    parts[mk] = part
+                    parts[mk] = part = got[mk]
                     self._put(part[0], 1, at0 + part[1])
             if i < n:
                 kept[i] = _copy(y)
-                items[i] = tuple(got)
+                items[i] = new
         self._keys[k] = (kept, parts, order, items)
         return kept
 
@@ -419,14 +423,22 @@ class Tracker:
             t = type(v)
             if t is list:
                 fseats, start, got = path in self.layout.per_seat, at, {}
+                strs = self._strs.get(path)  # (a string's read, wherever it is in the list)
+                if strs is None:
+                    strs = self._strs[path] = {}
                 for j, z in enumerate(v):
                     if z is None:
                         continue
-                    if type(z) not in _FLAT:  # (a list of lists or dicts: read whole)
+                    if type(z) is str and not fseats:
+                        read = strs.get(z)
+                        if read is None:
+                            read = strs[z] = self._read(path, z, None, j, False)
+                    elif type(z) not in _FLAT:  # (a list of lists or dicts: read whole)
                         got, at = None, start
                         break
-                    mk = (k, i, f, j if fseats else -1, z)
-                    read = memo.get(mk) or self._read(path, z, mk, j, fseats)
+                    else:
+                        mk = (k, i, f, j if fseats else -1, z)
+                        read = memo.get(mk) or self._read(path, z, mk, j, fseats)
                     got[(k, i, f, j, z, at)] = (read, at)
                     at += len(read[1])
                 if got is not None:
@@ -550,6 +562,8 @@ def _copy(x: Any) -> Any:
     t = type(x)
     if t is list:
         out = x[:]
+        if _DEEP_TYPES.isdisjoint(map(type, x)):  # (flat: checked in C)
+            return out
         for i, y in enumerate(x):
             if type(y) in _DEEP:
                 out[i] = _copy(y)
@@ -574,3 +588,4 @@ def _frozen(x: Any) -> Any:
 
 
 _DEEP = (list, dict)
+_DEEP_TYPES = frozenset(_DEEP)
