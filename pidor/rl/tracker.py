@@ -39,7 +39,7 @@ class Tracker:
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
                  "_out", "_set", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
-                 "_wholes", "_deep", "_strs")
+                 "_wholes", "_deep", "_strs", "_tables")
 
     def __init__(self, layout: Layout, seat: int) -> None:
         self.layout = layout
@@ -56,6 +56,8 @@ class Tracker:
         self._deep: set[str] = set()  # keys that held a list of lists or dicts
         #: A path of a list in a list's dict item -> a string item's read (:meth:`_item`).
         self._strs: dict[str, dict[str, Read]] = {}
+        #: The table's status and agenda -> :meth:`_read_table`'s reading.
+        self._tables: dict[tuple, tuple[list[int], list[tuple[int, float]]]] = {}
         self.reset()
 
     def reset(self) -> None:
@@ -311,6 +313,30 @@ class Tracker:
     def _read_status(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None) -> Read:
         """What the table's status, the window's or court's agenda, a composite action's
         cards so far and the events since the last vector put in the vector."""
+        key = None
+        if pending is None and status.get("court") is None:  # (read once per status and agenda)
+            try:
+                key = (status.get("state"), status.get("mark"), tuple(status.get("honest_only") or ()),
+                       agenda and (agenda["seat"], tuple(agenda["action"].items())))
+                table = self._tables.get(key)
+            except TypeError:  # (an action with a list of cards)
+                key = table = None
+        else:
+            table = None
+        if table is None:
+            table = self._read_table(status, agenda, pending)
+            if key is not None:
+                if len(self._tables) > _MEMO:
+                    self._tables.clear()
+                self._tables[key] = table
+        base = self.layout.offset["event"]
+        numbers = [*table[1], *[(base + k, _COUNTS[count] if count < 3 else 1.0) for k, count in self.counts.items()]]
+        self.counts = {}
+        return table[0], [], numbers
+
+    def _read_table(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None,
+                    ) -> tuple[list[int], list[tuple[int, float]]]:
+        """:meth:`_read_status` but the events: the entries that are 1, the numbers."""
         layout, seat, n = self.layout, self.seat, self.layout.players
         off = layout.offset
         ones: list[int] = []
@@ -340,10 +366,7 @@ class Tracker:
             ones.append(off["pending_head"] + layout._head[head])
             base, index = off["pending_card"], layout.codec.card_index
             ones.extend(base + index[c] for c in cards)
-        base = off["event"]
-        numbers.extend((base + k, min(count, 3) / 3.0) for k, count in self.counts.items())
-        self.counts = {}
-        return ones, [], numbers
+        return ones, numbers
 
     def _cards(self, k: str, x: list, hit: tuple, order: int) -> list | None:
         """:meth:`_key` for a long list of strings (a hand) that was one last time, each
@@ -588,4 +611,6 @@ def _frozen(x: Any) -> Any:
 
 
 _DEEP = (list, dict)
+#: An event count's entry: at most 3 over 3.
+_COUNTS = (0.0, 1 / 3.0, 2 / 3.0)
 _DEEP_TYPES = frozenset(_DEEP)
