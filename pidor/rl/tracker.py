@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..engine.game import Action, project
-from .features import _FLAT, _MEMO, SCALE_LIMIT, STATES, Layout, _Walk
+from .features import _DEEP, _DEEP_TYPES, _FLAT, _MEMO, SCALE_LIMIT, STATES, Layout, _Walk, _copy, _frozen
 
 __all__ = ["Tracker"]
 
@@ -580,37 +580,5 @@ class Tracker:
                     ones.append(base + c)
 
 
-def _copy(x: Any) -> Any:
-    """``x`` as it is now (a view may hand out the engine's own lists, changed later in place)."""
-    t = type(x)
-    if t is list:
-        out = x[:]
-        if _DEEP_TYPES.isdisjoint(map(type, x)):  # (flat: checked in C)
-            return out
-        for i, y in enumerate(x):
-            if type(y) in _DEEP:
-                out[i] = _copy(y)
-        return out
-    if t is dict:
-        out = x.copy()
-        for k, v in x.items():
-            if type(v) in _DEEP:
-                out[k] = _copy(v)
-        return out
-    return x
-
-
-def _frozen(x: Any) -> Any:
-    """``x`` as a key (lists as tuples, dicts as tuples of their items)."""
-    t = type(x)
-    if t is list:
-        return tuple([_frozen(y) if type(y) in _DEEP else y for y in x])
-    if t is dict:
-        return tuple([(k, _frozen(v) if type(v) in _DEEP else v) for k, v in x.items()])
-    return x
-
-
-_DEEP = (list, dict)
 #: An event count's entry: at most 3 over 3.
 _COUNTS = (0.0, 1 / 3.0, 2 / 3.0)
-_DEEP_TYPES = frozenset(_DEEP)
