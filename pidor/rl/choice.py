@@ -24,27 +24,15 @@ class Choice:
                  honest: list[Action] = ()) -> None:
         self.codec = codec
         self.prefix: list[int] = []  # the ids of a composite action chosen so far
-        if codec.card0 is None:  # no composite action: each id is its action's, found in C once met
-            known = codec.ids
-            got = list(map(known.get, possible))
-            if None in got:
-                got = list(map(codec.head, possible))
-            honest_got = got if honest is possible else list(map(known.get, honest))
-            if None in honest_got:
-                honest_got = list(map(codec.head, honest))
-            self.possible = [*moves, *got]
-            self.honest = [*moves, *honest_got]
-            self._simple = dict(zip(got, possible))
-            self._seqs, self._honest_seqs = None, {}
-            return
         head = codec.head
         ids = list(moves)
         honest_ids = list(moves)
         simple: dict[int, Action] = {}
         seqs: dict[int, list[tuple[int, ...]]] | None = None
         honest_seqs: dict[tuple[int, ...], None] = {}  # (ordered: the engine's order)
+        composite = codec.card0 is not None
         for a in possible:
-            if codec.composite(a[0]):
+            if composite and codec.composite(a[0]):
                 t = codec.tokens(a)
                 if seqs is None:
                     seqs = {}
@@ -58,7 +46,7 @@ class Choice:
                 simple[i] = a
                 ids.append(i)
         for a in honest:
-            if codec.composite(a[0]):
+            if composite and codec.composite(a[0]):
                 t = codec.tokens(a)
                 if t not in honest_seqs:
                     honest_seqs[t] = None

@@ -100,8 +100,7 @@ class ActionCodec:
         self.end = offset + len(self.deck) if composite else None
         #: The number of ids.
         self.size = offset + len(self.deck) + 1 if composite else offset
-        #: The simple actions (no ``cards`` argument) met so far -> their ids.
-        self.ids: dict[Action, int] = {}
+        self._ids: dict[Action, int] = {}  # simple actions met so far -> their ids
         self._heads: list[tuple[_Kind, tuple[int, ...]]] | None = None
 
     # ------------------------------------------------------------------ encode
@@ -112,7 +111,7 @@ class ActionCodec:
     def head(self, action: Action) -> int:
         """The id of ``action``'s kind and non-``cards`` arguments (the whole action when it
         has no ``cards`` argument)."""
-        found = self.ids.get(action)
+        found = self._ids.get(action)
         if found is not None:
             return found
         kind = self.by_name.get(action[0])
@@ -127,7 +126,7 @@ class ActionCodec:
             i = i * len(values) + k
         found = kind.offset + i
         if not kind.cards:
-            self.ids[action] = found
+            self._ids[action] = found
         return found
 
     def tokens(self, action: Action) -> tuple[int, ...]:
