@@ -251,3 +251,38 @@ class Layout:
         out += [f"court_rule {r}" for r in self.rules]
         out += [f"pending_head {self.codec.name(h)}" for h in self.heads] + [f"pending_card {c}" for c in codes]
         return out
+
+
+def _copy(x: Any) -> Any:
+    """``x`` as it is now (a view may hand out the engine's own lists, changed later in place)."""
+    t = type(x)
+    if t is list:
+        out = x[:]
+        if _DEEP_TYPES.isdisjoint(map(type, x)):  # (flat: checked in C)
+            return out
+        for i, y in enumerate(x):
+            if type(y) in _DEEP:
+                out[i] = _copy(y)
+        return out
+    if t is dict:
+        out = x.copy()
+        for k, v in x.items():
+            if type(v) in _DEEP:
+                out[k] = _copy(v)
+        return out
+    return x
+
+
+def _frozen(x: Any) -> Any:
+    """``x`` as a key (lists as tuples, dicts as tuples of their items)."""
+    t = type(x)
+    if t is list:
+        return tuple([_frozen(y) if type(y) in _DEEP else y for y in x])
+    if t is dict:
+        return tuple([(k, _frozen(v) if type(v) in _DEEP else v) for k, v in x.items()])
+    return x
+
+
+#: The types of a view's values that hold others (``Tracker`` copies and freezes them).
+_DEEP = (list, dict)
+_DEEP_TYPES = frozenset(_DEEP)

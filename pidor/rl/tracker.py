@@ -14,14 +14,14 @@ was asked about; it shows while the card is not in view (a card in view is *now*
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import compress, count
 from operator import ne
 from typing import Any
 
 import numpy as np
 
 from ..engine.game import Action, project
-from .features import _FLAT, _MEMO, SCALE_LIMIT, STATES, Layout, _Walk
+from .features import _DEEP, _DEEP_TYPES, _FLAT, _MEMO, SCALE_LIMIT, STATES, Layout, _Walk, _copy, _frozen
 
 __all__ = ["Tracker"]
 
@@ -38,8 +38,8 @@ class Tracker:
     vector of its view (:meth:`vector`). ``reset`` at each game's start."""
 
     __slots__ = ("layout", "seat", "last", "counts", "_scale", "_memo", "_places", "_now", "_seen0",
-                 "_out", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
-                 "_wholes", "_deep")
+                 "_out", "_set", "_ones", "_sums", "_keys", "_in_view", "_touched", "_status", "_names", "_values",
+                 "_wholes", "_deep", "_strs", "_tables")
 
     def __init__(self, layout: Layout, seat: int) -> None:
         self.layout = layout
@@ -54,6 +54,10 @@ class Tracker:
         #: by the key and the value (a list as a tuple); shared, never changed.
         self._wholes: dict[tuple, dict] = {}
         self._deep: set[str] = set()  # keys that held a list of lists or dicts
+        #: A path of a list in a list's dict item -> a string item's read (:meth:`_item`).
+        self._strs: dict[str, dict[str, Read]] = {}
+        #: The table's status and agenda -> :meth:`_read_table`'s reading.
+        self._tables: dict[tuple, tuple[list[int], list[tuple[int, float]]]] = {}
         self.reset()
 
     def reset(self) -> None:
@@ -61,6 +65,7 @@ class Tracker:
         self.last = [-1] * len(self.layout.deck)
         self.counts: dict[int, int] = {}  # event type -> events since the last vector
         self._out = np.zeros(self.layout.size, np.float32)
+        self._set = memoryview(self._out)  # (entries are written here: half the cost of the array's item setting)
         self._ones: dict[int, int] = {}  # entry -> how many reads put a 1 there
         self._sums: dict[int, list[float]] = {}  # entry -> the numbers the reads put there
         #: A view's key -> its value, its parts, its order in the view and a list's items'
@@ -120,7 +125,7 @@ class Tracker:
         if j != i:
             self.last[c] = i
             if c not in self._in_view:
-                out, base = self._out, self._seen0 + c * self._places
+                out, base = self._set, self._seen0 + c * self._places
                 if j >= 0:
                     out[base + j] = 0.0
                 out[base + i] = 1.0
@@ -136,6 +141,7 @@ class Tracker:
         memo, keys = self._memo, self._keys
         if len(memo) > _MEMO:
             memo.clear()
+            self._strs.clear()
         if len(self._wholes) > _MEMO:
             self._wholes.clear()
         names = tuple(view)
@@ -158,7 +164,11 @@ class Tracker:
                 if x is None or k == "status":
                     continue
                 read_keys += 1
-                last[order] = self._key(k, x, order)
+                hit = keys.get(k)
+                if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
+                    last[order] = hit[0]  # (as last put in)
+                else:
+                    last[order] = self._key(k, x, order)
             gone = read_keys != len(keys)
         if gone:  # a key gone from the view (or now None)
             for k in [k for k in keys if view.get(k) is None]:
@@ -175,16 +185,30 @@ class Tracker:
         return self._out.copy()
 
     def _key(self, k: str, x: Any, order: int) -> Any:
-        """Put in the view's entry ``k`` (``x``, not ``None``; ``order``: its place among
-        the view's keys) in place of what it put last; ``x`` as kept (:meth:`_parts`)."""
+        """Put in the view's entry ``k`` (``x``, not ``None``, not as last put in; ``order``:
+        its place among the view's keys) in place of what it put last; ``x`` as kept
+        (:meth:`_parts`)."""
         keys = self._keys
         hit = keys.get(k)
-        if hit is not None and hit[0] == x and (type(x) is type(hit[0]) or type(x) not in _FLAT):
-            return hit[0]
+        t = type(x)
+        if t in _FLAT:  # one part: the old parts out, the value's in
+            parts = self._wholes.get((k, x)) or self._parts(k, x, None)[0]
+            if hit is not None:
+                at = hit[2] << 12
+                for read, a in hit[1].values():
+                    self._put(read, -1, at + a)
+            for read, _ in parts.values():
+                self._put(read, 1, order << 12)
+            keys[k] = (x, parts, order, None)
+            return x
         if (hit is not None and hit[2] == order and type(x) is list and len(x) > _SHORT and x
                 and type(x[0]) is str and type(hit[0]) is list and hit[0] and type(hit[0][0]) is str
                 and k not in self.layout.per_seat):
             kept = self._cards(k, x, hit, order)
+            if kept is not None:
+                return kept
+        if hit is not None and hit[2] == order and type(x) is list and hit[3] is not None and None not in hit[3]:
+            kept = self._nested(k, x, hit, order)
             if kept is not None:
                 return kept
         parts, kept, items = self._parts(k, x, hit)
@@ -208,7 +232,7 @@ class Tracker:
     def _put(self, read: Read, sign: int = 1, order: int = 0) -> None:
         """Put ``read`` in the vector (``sign`` -1: take it out); ``order``: where its first
         card is in the view's order (:meth:`_parts`)."""
-        out, ones = self._out, self._ones
+        out, ones = self._set, self._ones
         for i in read[0]:
             k = ones.get(i, 0) + sign
             if k:
@@ -273,7 +297,7 @@ class Tracker:
         Its entries (the blocks from ``event`` on, but ``seat``) are its alone, and hold
         no card: no count of the keys that put a 1 there is needed, and a number there is
         the one value put (at most 1: a share of seats, a count of at most 3 over 3)."""
-        old, out = self._status, self._out
+        old, out = self._status, self._set
         if read[0] != old[0]:
             for i in old[0]:
                 out[i] = 0.0
@@ -289,6 +313,30 @@ class Tracker:
     def _read_status(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None) -> Read:
         """What the table's status, the window's or court's agenda, a composite action's
         cards so far and the events since the last vector put in the vector."""
+        key = None
+        if pending is None and status.get("court") is None:  # (read once per status and agenda)
+            try:
+                key = (status.get("state"), status.get("mark"), tuple(status.get("honest_only") or ()),
+                       agenda and (agenda["seat"], tuple(agenda["action"].items())))
+                table = self._tables.get(key)
+            except TypeError:  # (an action with a list of cards)
+                key = table = None
+        else:
+            table = None
+        if table is None:
+            table = self._read_table(status, agenda, pending)
+            if key is not None:
+                if len(self._tables) > _MEMO:
+                    self._tables.clear()
+                self._tables[key] = table
+        base = self.layout.offset["event"]
+        numbers = [*table[1], *[(base + k, _COUNTS[count] if count < 3 else 1.0) for k, count in self.counts.items()]]
+        self.counts = {}
+        return table[0], [], numbers
+
+    def _read_table(self, status: dict, agenda: dict | None, pending: tuple[int, list[Action]] | None,
+                    ) -> tuple[list[int], list[tuple[int, float]]]:
+        """:meth:`_read_status` but the events: the entries that are 1, the numbers."""
         layout, seat, n = self.layout, self.seat, self.layout.players
         off = layout.offset
         ones: list[int] = []
@@ -318,10 +366,7 @@ class Tracker:
             ones.append(off["pending_head"] + layout._head[head])
             base, index = off["pending_card"], layout.codec.card_index
             ones.extend(base + index[c] for c in cards)
-        base = off["event"]
-        numbers.extend((base + k, min(count, 3) / 3.0) for k, count in self.counts.items())
-        self.counts = {}
-        return ones, [], numbers
+        return ones, numbers
 
     def _cards(self, k: str, x: list, hit: tuple, order: int) -> list | None:
         """:meth:`_key` for a long list of strings (a hand) that was one last time, each
@@ -346,6 +391,90 @@ class Tracker:
         kept = list(x)
         self._keys[k] = (kept, parts, order, None)
         return kept
+
+    def _nested(self, k: str, x: list, hit: tuple, order: int) -> list | None:
+        """:meth:`_key` for a list of dicts or lists (a «пидор» stack, the payments) that was
+        one last time: only the items that changed are read again (:meth:`_item`), and of
+        those only the parts that changed are taken out and put in (a stack grows by a card:
+        one part). ``None``: an item is now a flat value (:meth:`_parts` reads it)."""
+        was, parts, _, olds = hit
+        n, m = len(x), len(was)
+        short = min(n, m)
+        changed = [*compress(range(short), map(ne, x, was)), *range(short, max(n, m))]
+        for i in changed:  # (an item equal to a dict or a list is one)
+            if i < n and x[i] is not None and type(x[i]) not in _DEEP:
+                return None
+        kept, items = was[:n], list(olds[:n])
+        if n > m:
+            kept += [None] * (n - m)
+            items += [()] * (n - m)
+        seats, at0 = k in self.layout.per_seat, order << 12
+        for i in changed:
+            y = x[i] if i < n else None
+            got = {} if y is None else self._item(k, i, y, seats)
+            new, old = tuple(got), olds[i] if i < m else ()
+            same = next(compress(count(), map(ne, old, new)), min(len(old), len(new)))  # (the parts as they were)
+            for mk in old[same:]:
+                if mk not in got:
+                    read, at = parts.pop(mk)
+                    self._put(read, -1, at0 + at)
+            for mk in new[same:]:
+                if mk not in parts:
+                    parts[mk] = part = got[mk]
+                    self._put(part[0], 1, at0 + part[1])
+            if i < n:
+                kept[i] = _copy(y)
+                items[i] = new
+        self._keys[k] = (kept, parts, order, items)
+        return kept
+
+    def _item(self, k: str, i: int, y: Any, seats: bool) -> dict[Any, tuple[Read, int]]:
+        """What item ``i`` (a dict or a list, not ``None``) of the view's list ``k`` puts in
+        the vector, in parts (:meth:`_parts`): a dict field by field, and a field's list of
+        flat values value by value; a list whole. The item's cards begin at ``i << 6``; a
+        part's key holds where its own begin."""
+        memo, at = self._memo, i << 6
+        if type(y) is not dict:
+            mk = (k, i, _frozen(y))
+            return {mk: (memo.get(mk) or self._read(k, y, mk, i, seats, nested=False), at)}
+        where = f"{k}.+{(i - self.seat) % self.layout.players}" if seats else k
+        parts: dict[Any, tuple[Read, int]] = {}
+        for f, v in y.items():
+            if v is None:
+                continue
+            path = f"{where}.{f}"
+            t = type(v)
+            if t is list:
+                fseats, start, got = path in self.layout.per_seat, at, {}
+                strs = self._strs.get(path)  # (a string's read, wherever it is in the list)
+                if strs is None:
+                    strs = self._strs[path] = {}
+                for j, z in enumerate(v):
+                    if z is None:
+                        continue
+                    if type(z) is str and not fseats:
+                        read = strs.get(z)
+                        if read is None:
+                            read = strs[z] = self._read(path, z, None, j, False)
+                    elif type(z) not in _FLAT:  # (a list of lists or dicts: read whole)
+                        got, at = None, start
+                        break
+                    else:
+                        mk = (k, i, f, j if fseats else -1, z)
+                        read = memo.get(mk) or self._read(path, z, mk, j, fseats)
+                    got[(k, i, f, j, z, at)] = (read, at)
+                    at += len(read[1])
+                if got is not None:
+                    parts.update(got)
+                    if not fseats and v and type(v[0]) in (int, float, bool):  # its length too
+                        mk = (k, i, f, "#", len(v))
+                        parts[mk] = (memo.get(mk) or self._read(path, v, mk, -1, False, True), at)
+                    continue
+            mk = (k, i, f, v if t in _FLAT else _frozen(v))
+            read = memo.get(mk) or self._read(path, v, mk)
+            parts[(*mk, at)] = (read, at)
+            at += len(read[1])
+        return parts
 
     def _parts(self, k: str, x: Any, hit: tuple | None) -> tuple[dict[Any, tuple[Read, int]], Any, list | None]:
         """What the view's entry ``k`` puts in the vector, in parts, each with where its
@@ -381,7 +510,7 @@ class Tracker:
         was = hit[0] if hit is not None and type(hit[0]) is list else ()
         if was:
             old, olds = hit[1], hit[3]
-        items: list = [None] * len(x)  # each non-flat item's part key
+        items: list = [()] * len(x)  # each item's part keys (``None``: a flat value)
         for i, y in enumerate(x):
             if y is None:
                 continue
@@ -391,22 +520,24 @@ class Tracker:
                 while mk in parts:  # (a value twice in a list)
                     mk = (*mk, 0)
                 at = i << 6 if seats else 0  # (the part's key holds ``at``: it never changes)
-            else:
-                if i < len(was) and type(was[i]) is type(y) and was[i] == y:  # as it was: its part
-                    kept[i] = was[i]
-                    items[i] = mk = olds[i]
+                parts[mk] = (read, at)
+                items[i] = None
+            elif i < len(was) and type(was[i]) is type(y) and was[i] == y:  # as it was: its parts
+                kept[i] = was[i]
+                items[i] = olds[i]
+                for mk in olds[i]:
                     parts[mk] = old[mk]
-                    continue
+            else:
                 kept[i] = _copy(y)
-                items[i] = mk = (k, i, _frozen(y))
-                read = memo.get(mk) or self._read(k, y, mk, i, seats, nested=False)
-                at = i << 6
-            parts[mk] = (read, at)
+                got = self._item(k, i, y, seats)
+                items[i] = tuple(got)
+                parts.update(got)
         if not seats and x and type(x[0]) in (int, float, bool):  # its length too
             mk = (k, "#", len(x))
             parts[mk] = (memo.get(mk) or self._read(k, x, mk, -1, False, True), 0)
-        if whole is not None:
+        if whole is not None:  # (shared: never changed in place by :meth:`_nested`)
             wholes[whole] = parts
+            items = None
         return parts, kept, items
 
     def _read(self, key: str, value: Any, memo: tuple | None, i: int = -1, seats: bool = False,
@@ -449,32 +580,5 @@ class Tracker:
                     ones.append(base + c)
 
 
-def _copy(x: Any) -> Any:
-    """``x`` as it is now (a view may hand out the engine's own lists, changed later in place)."""
-    t = type(x)
-    if t is list:
-        out = x[:]
-        for i, y in enumerate(x):
-            if type(y) in _DEEP:
-                out[i] = _copy(y)
-        return out
-    if t is dict:
-        out = x.copy()
-        for k, v in x.items():
-            if type(v) in _DEEP:
-                out[k] = _copy(v)
-        return out
-    return x
-
-
-def _frozen(x: Any) -> Any:
-    """``x`` as a key (lists as tuples, dicts as tuples of their items)."""
-    t = type(x)
-    if t is list:
-        return tuple([_frozen(y) if type(y) in _DEEP else y for y in x])
-    if t is dict:
-        return tuple([(k, _frozen(v) if type(v) in _DEEP else v) for k, v in x.items()])
-    return x
-
-
-_DEEP = (list, dict)
+#: An event count's entry: at most 3 over 3.
+_COUNTS = (0.0, 1 / 3.0, 2 / 3.0)
